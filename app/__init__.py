@@ -1,0 +1,87 @@
+"""The application factory."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from app.config import config_for
+
+MIGRATIONS_DIR = str(Path(__file__).resolve().parent.parent / "migrations")
+
+
+def create_app(config: str | dict | None = None) -> Flask:
+    """Build the app: config → extensions → integrations → blueprints → error handlers → CLI.
+
+    ``config`` is a configuration name (development, production, testing; default
+    from ``APP_ENV``) or a complete settings dict from ``config_for``.
+    """
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.update(config if isinstance(config, dict) else config_for(config))
+    _apply_embedded_defaults(app)
+    if app.config["TRUSTED_PROXIES"]:
+        n = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n)
+
+    from app.common.http import configure_logging, install_request_hooks
+    from app.common.models import render_migration_item
+    from app.extensions import db, limiter, migrate
+
+    configure_logging(app)
+    db.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS_DIR, compare_type=True, render_item=render_migration_item)
+    limiter.init_app(app)
+
+    from app import queue
+    from app.auth import sessions
+    from app.integrations import mail
+
+    sessions.init_app(app)
+    queue.jobs.init_app(app)
+    mail.init_app(app)
+
+    from app.account.views import bp as account_bp
+    from app.auth.views import bp as auth_bp
+    from app.pages.views import bp as pages_bp
+    from app.resumes.views import bp as resumes_bp
+    from app.webhooks.views import bp as webhooks_bp
+
+    for blueprint in (auth_bp, resumes_bp, account_bp, webhooks_bp, pages_bp):
+        app.register_blueprint(blueprint)
+
+    from app.common.openapi import register_openapi
+    from app.errors import register_error_handlers
+
+    install_request_hooks(app)
+    register_openapi(app)
+    register_error_handlers(app)
+
+    from app.cli import register_cli
+
+    register_cli(app)
+    return app
+
+
+def _apply_embedded_defaults(app: Flask) -> None:
+    """Fill what the environment left out with the embedded default under ``instance/``."""
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    cfg = app.config
+    if not cfg["SQLALCHEMY_DATABASE_URI"]:
+        cfg["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'app.db'}"
+    if not cfg["STORAGE_DIR"]:
+        cfg["STORAGE_DIR"] = str(instance / "storage")
+    if not cfg["SECRET_KEY"]:
+        # Development only (production refuses to start without one): keep a key
+        # under instance/ so that sessions survive a restart.
+        key_file = instance / "secret_key"
+        if not key_file.exists():
+            key_file.write_text(secrets.token_urlsafe(48))
+            os.chmod(key_file, 0o600)
+        cfg["SECRET_KEY"] = key_file.read_text().strip()
+    cfg["RATELIMIT_STORAGE_URI"] = cfg["REDIS_URL"] or "memory://"
+    cfg.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # a Redis outage must not take the API down
+    cfg.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)

@@ -1,0 +1,85 @@
+"""What goes over the wire for the auth endpoints."""
+from marshmallow import fields, post_load, validate
+
+from app.common.schemas import InputSchema, OutputSchema, StrictString, Timestamp
+
+
+class EmailField(fields.Email):
+    """An email address, trimmed and lower-cased."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=validate.Length(max=254), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            value = value.strip().lower()
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class Password(StrictString):
+    """A password: any string here (the rule is checked by the service, as 422 WEAK_PASSWORD)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(metadata={"format": "password", "writeOnly": True}, **kwargs)
+
+
+class Name(StrictString):
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
+class RegisterSchema(InputSchema):
+    email = EmailField(required=True)
+    password = Password(required=True)
+    name = Name(required=True, validate=validate.Length(min=1, max=100))
+
+
+class EmailOnlySchema(InputSchema):
+    email = EmailField(required=True)
+
+
+class TokenSchema(InputSchema):
+    token = StrictString(required=True, validate=validate.Length(min=1, max=512))
+
+
+class ResetPasswordSchema(TokenSchema):
+    password = Password(required=True)
+
+
+class SignInSchema(InputSchema):
+    email = EmailField(required=True)
+    password = Password(required=True, validate=validate.Length(max=4096))
+    callbackUrl = StrictString(validate=validate.Length(max=2048), allow_none=True)
+    code = StrictString(validate=validate.Length(max=64), allow_none=True)
+
+    @post_load
+    def drop_empty(self, data, **kwargs):
+        return {k: v for k, v in data.items() if v not in (None, "")}
+
+
+class RegisteredUserSchema(OutputSchema):
+    id = fields.String(required=True)
+    email = fields.String(required=True)
+    name = fields.String(required=True)
+    emailVerified = fields.Boolean(required=True, attribute="email_verified")
+    createdAt = Timestamp(required=True, attribute="created_at")
+
+
+class SessionUserSchema(OutputSchema):
+    id = fields.String(required=True)
+    email = fields.String(required=True)
+    name = fields.String(required=True)
+    image = fields.String(required=True, allow_none=True, attribute="avatar")
+    subscriptionType = fields.String(required=True, attribute="subscription_type",
+                                     validate=validate.OneOf(["FREE", "PREMIUM", "ENTERPRISE"]))
+
+
+class SessionSchema(OutputSchema):
+    """The session object; ``{}`` when nobody is signed in."""
+
+    user = fields.Nested(SessionUserSchema)
+    expires = Timestamp()
+
+
+class SignInResultSchema(SessionSchema):
+    url = fields.String(required=True, metadata={"description": "The same-origin callback address."})

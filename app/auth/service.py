@@ -1,0 +1,200 @@
+"""Account lifecycle: registration, verification, password reset, sign-in, sessions.
+
+Each public function is one use case and commits at most once. Mails leave
+from jobs enqueued after the commit.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import current_app
+from sqlalchemy import delete, update
+from sqlalchemy.exc import IntegrityError
+
+from app import queue
+from app.account import service as accounts
+from app.account.models import User
+from app.auth.models import AuthSession, OneTimeToken
+from app.auth.passwords import check_password, hash_password, password_problem
+from app.common.models import utcnow
+from app.common.security import hash_token, new_token
+from app.errors import ApiError
+from app.extensions import db
+
+
+def check_password_rule(password: str, field: str = "password") -> None:
+    """Raises 422 WEAK_PASSWORD naming ``field`` when the password breaks the rule."""
+    problem = password_problem(password)
+    if problem:
+        raise ApiError("WEAK_PASSWORD", f"The password is too weak. {problem}", {"field": field})
+
+
+def register(*, email: str, password: str, name: str) -> User:
+    """Create an unverified user with a FREE subscription and mail a verification link.
+
+    Commits the user; enqueues the verification mail after the commit.
+    Raises WEAK_PASSWORD, EMAIL_ALREADY_EXISTS.
+    """
+    check_password_rule(password)
+    email_taken = ApiError("EMAIL_ALREADY_EXISTS", "An account with this email already exists.",
+                           {"field": "email"})
+    if accounts.find_by_email(email):
+        raise email_taken
+    user = accounts.new_user(email=email, name=name, password_hash=hash_password(password))
+    try:
+        db.session.flush()
+    except IntegrityError:  # a concurrent registration won the race
+        db.session.rollback()
+        raise email_taken from None
+    queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_verification_email", user.id,
+                               retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+    db.session.commit()
+    return user
+
+
+def create_verified_user(*, email: str, password: str, name: str) -> User:
+    """Operator path (CLI): a verified user, no mail. Raises as ``register``."""
+    check_password_rule(password)
+    if accounts.find_by_email(email):
+        raise ApiError("EMAIL_ALREADY_EXISTS", "An account with this email already exists.", {"field": "email"})
+    user = accounts.new_user(email=email, name=name, password_hash=hash_password(password), verified=True)
+    db.session.commit()
+    return user
+
+
+def issue_token(user: User, purpose: str) -> str:
+    """A new single-use token for ``user``; returns the raw value (only its hash is stored). Commits."""
+    lifetime = current_app.config["VERIFY_TOKEN_LIFETIME" if purpose == OneTimeToken.VERIFY_EMAIL
+                                  else "RESET_TOKEN_LIFETIME"]
+    raw = new_token()
+    db.session.add(OneTimeToken(user_id=user.id, purpose=purpose, token_hash=hash_token(raw),
+                                expires_at=utcnow() + lifetime))
+    db.session.commit()
+    return raw
+
+
+def _usable_token(raw: str, purpose: str) -> OneTimeToken:
+    """The live token with this value. Raises TOKEN_INVALID (unknown, used, other purpose) or TOKEN_EXPIRED."""
+    token = db.session.scalar(db.select(OneTimeToken).where(OneTimeToken.token_hash == hash_token(raw)))
+    if token is None or token.purpose != purpose or token.used_at is not None:
+        raise ApiError("TOKEN_INVALID", "This link is invalid or has already been used.", {"field": "token"})
+    if token.expires_at <= utcnow():
+        raise ApiError("TOKEN_EXPIRED", "This link has expired. Ask for a new one.", {"field": "token"})
+    return token
+
+
+def verify_email(raw_token: str) -> User:
+    """Mark the token's user verified and spend the token. Commits. Raises TOKEN_INVALID, TOKEN_EXPIRED."""
+    token = _usable_token(raw_token, OneTimeToken.VERIFY_EMAIL)
+    now = utcnow()
+    token.used_at = now
+    if token.user.email_verified_at is None:
+        token.user.email_verified_at = now
+    db.session.commit()
+    return token.user
+
+
+def resend_verification(email: str) -> None:
+    """Mail a new verification link if an unverified account has this email; silent otherwise."""
+    user = accounts.find_by_email(email)
+    if user is not None and not user.email_verified:
+        queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_verification_email", user.id,
+                                   retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+    db.session.commit()
+
+
+def forgot_password(email: str) -> None:
+    """Mail a reset link if an account has this email; silent otherwise."""
+    user = accounts.find_by_email(email)
+    if user is not None:
+        queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_password_reset_email", user.id,
+                                   retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+    db.session.commit()
+
+
+def reset_password(raw_token: str, password: str) -> User:
+    """Set a new password through a reset token.
+
+    A weak password leaves the token usable. On success: the token and every
+    other reset token of the user are spent, the email counts as verified, and
+    every session of the user ends (rows deleted, auth id rotated). Commits.
+    Raises TOKEN_INVALID, TOKEN_EXPIRED, WEAK_PASSWORD.
+    """
+    token = _usable_token(raw_token, OneTimeToken.RESET_PASSWORD)
+    check_password_rule(password)
+    user, now = token.user, utcnow()
+    user.password_hash = hash_password(password)
+    user.email_verified_at = user.email_verified_at or now
+    db.session.execute(update(OneTimeToken)
+                       .where(OneTimeToken.user_id == user.id, OneTimeToken.purpose == OneTimeToken.RESET_PASSWORD,
+                              OneTimeToken.used_at.is_(None))
+                       .values(used_at=now))
+    end_all_sessions(user)
+    db.session.commit()
+    return user
+
+
+def end_all_sessions(user: User) -> None:
+    """Delete the user's sessions and rotate its auth id (no commit: part of a caller's use case)."""
+    user.rotate_auth_id()
+    db.session.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
+
+
+def authenticate(email: str, password: str) -> User:
+    """The user with these credentials, in about the same time whether or not the email exists.
+
+    Raises INVALID_CREDENTIALS, EMAIL_NOT_VERIFIED (only after a correct password).
+    """
+    user = accounts.find_by_email(email)
+    if not check_password(password, user.password_hash if user else None) or user is None:
+        raise ApiError("INVALID_CREDENTIALS", "The email or password is incorrect.")
+    if not user.email_verified:
+        raise ApiError("EMAIL_NOT_VERIFIED", "Verify your email address first: we sent you a link.",
+                       {"field": "email"})
+    return user
+
+
+def start_session(user: User, *, replaces: str | None, ip_address: str | None,
+                  user_agent: str | None) -> tuple[AuthSession, str]:
+    """A new server-side session for ``user`` (the old one of this browser, if any, is deleted).
+
+    Returns the row and the raw cookie value. Commits.
+    """
+    if replaces:
+        db.session.execute(delete(AuthSession).where(AuthSession.token_hash == hash_token(replaces)))
+    raw = new_token()
+    now = utcnow()
+    auth_session = AuthSession(user_id=user.id, auth_id=user.auth_id, token_hash=hash_token(raw),
+                               expires_at=now + current_app.config["SESSION_LIFETIME"],
+                               ip_address=(ip_address or "")[:45] or None,
+                               user_agent=(user_agent or "")[:255] or None)
+    user.last_login_at = now
+    db.session.add(auth_session)
+    db.session.commit()
+    return auth_session, raw
+
+
+def load_session(raw: str) -> AuthSession | None:
+    """The live session for a cookie value: not expired, and its user's auth id not rotated since."""
+    auth_session = db.session.scalar(db.select(AuthSession).where(AuthSession.token_hash == hash_token(raw)))
+    if auth_session is None or auth_session.expires_at <= utcnow():
+        return None
+    if auth_session.user.auth_id != auth_session.auth_id:
+        return None
+    return auth_session
+
+
+def end_session(raw: str) -> None:
+    """Delete the session of this cookie value, if any. Commits."""
+    db.session.execute(delete(AuthSession).where(AuthSession.token_hash == hash_token(raw)))
+    db.session.commit()
+
+
+def prune_expired(now: datetime | None = None) -> dict[str, int]:
+    """Delete expired sessions and expired or spent one-time tokens. Commits; returns counts."""
+    now = now or utcnow()
+    sessions = db.session.execute(delete(AuthSession).where(AuthSession.expires_at <= now)).rowcount
+    tokens = db.session.execute(delete(OneTimeToken).where(
+        (OneTimeToken.expires_at <= now) | OneTimeToken.used_at.is_not(None))).rowcount
+    db.session.commit()
+    return {"sessions": sessions, "tokens": tokens}

@@ -1,0 +1,123 @@
+"""Request/response plumbing shared by every blueprint.
+
+- ``X-Request-ID``: accepted (when sane) or generated, echoed, and put in every log line.
+- ``X-API-Version`` on every response.
+- Under ``/api``, a request that carries a body must carry JSON (415 otherwise),
+  except on views marked ``@accepts_form``; this runs before any view, so
+  nothing changes on a refused request.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+
+from flask import Flask, current_app, g, has_request_context, jsonify, request
+
+from app.config import API_VERSION
+from app.errors import ApiError
+
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
+
+
+def accepts_form(*, error_redirect):
+    """Mark a JSON API view that also takes browser form posts (sign-in, sign-out).
+
+    A form post that fails is answered with a 302 to ``error_redirect(code)``.
+    """
+
+    def decorate(view):
+        view.form_error_redirect = error_redirect
+        return view
+
+    return decorate
+
+
+def form_error_redirect():
+    """The error redirect of this request's view when it is a browser form post, else None."""
+    if not has_request_context() or request.endpoint is None or not is_form_post():
+        return None
+    view = current_app.view_functions.get(request.endpoint)
+    return getattr(view, "form_error_redirect", None)
+
+
+def is_form_post() -> bool:
+    return request.mimetype in FORM_TYPES
+
+
+def _has_body() -> bool:
+    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+
+
+def json_body(schema, **load_kwargs) -> dict:
+    """Parse the request body as a JSON object and load it with ``schema``.
+
+    Raises ApiError VALIDATION_ERROR for malformed JSON, a non-object body or
+    anything the schema refuses.
+    """
+    data = request.get_json(silent=True, force=True) if _has_body() else None
+    if data is None:
+        message = "The body is not valid JSON." if _has_body() else "A JSON object body is required."
+        raise ApiError("VALIDATION_ERROR", message, {"field": "body"})
+    if not isinstance(data, dict):
+        raise ApiError("VALIDATION_ERROR", "The body must be a JSON object.", {"field": "body"})
+    return schema.load(data, **load_kwargs)
+
+
+def ok(data=None, *, message: str | None = None, status: int = 200, meta: dict | None = None):
+    """The success envelope."""
+    body: dict = {"success": True}
+    if data is not None:
+        body["data"] = data
+    if message is not None:
+        body["message"] = message
+    if meta is not None:
+        body["meta"] = meta
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = g.get("request_id", "-") if has_request_context() else getattr(
+            record, "request_id", "-")
+        return True
+
+
+def configure_logging(app: Flask) -> None:
+    handler = logging.StreamHandler()
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
+    root = logging.getLogger()
+    if not any(isinstance(f, RequestIdFilter) for h in root.handlers for f in h.filters):
+        root.addHandler(handler)
+    root.setLevel(app.config["LOG_LEVEL"])
+
+
+def install_request_hooks(app: Flask) -> None:
+    @app.before_request
+    def assign_request_id():
+        incoming = request.headers.get("X-Request-ID", "")
+        g.request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+
+    @app.before_request
+    def require_json_bodies():
+        if not request.path.startswith("/api/") or not _has_body():
+            return None
+        view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+        if request.mimetype == "application/json":
+            return None
+        if view is not None and hasattr(view, "form_error_redirect") and is_form_post():
+            return None
+        raise ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json.")
+
+    @app.after_request
+    def stamp_response(response):
+        response.headers["X-API-Version"] = API_VERSION
+        response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response

@@ -1,0 +1,78 @@
+"""Base schemas and strict field types shared by every resource."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from marshmallow import RAISE, Schema, ValidationError, fields
+
+
+class InputSchema(Schema):
+    """Request bodies: unknown (and read-only) fields are refused."""
+
+    class Meta:
+        unknown = RAISE
+
+
+class OutputSchema(Schema):
+    class Meta:
+        ordered = True
+
+
+class StrictInteger(fields.Integer):
+    """Refuses ``2.5``, ``"2"`` and booleans."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBoolean(fields.Boolean):
+    """Only JSON ``true``/``false``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class StrictString(fields.String):
+    """A string without NUL characters (PostgreSQL refuses them in text)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        result = super()._deserialize(value, attr, data, **kwargs)
+        if "\x00" in result:
+            raise ValidationError("Must not contain NUL characters.")
+        return result
+
+
+class Timestamp(fields.DateTime):
+    """ISO 8601 UTC with a ``Z``: ``2026-11-01T12:00:00.000Z``."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is None:
+            return None
+        value = value.astimezone(timezone.utc)
+        return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        result: datetime = super()._deserialize(value, attr, data, **kwargs)
+        if result.tzinfo is None:
+            raise ValidationError("Give a time zone (e.g. a trailing Z for UTC).")
+        return result.astimezone(timezone.utc)
+
+
+class MessageSchema(OutputSchema):
+    """Success envelope without data: ``{"success": true, "message": ...}``."""
+
+    success = fields.Boolean(required=True)
+    message = fields.String(required=True)
+
+
+class ErrorSchema(OutputSchema):
+    error = fields.String(required=True, metadata={"description": "Human-readable message."})
+    code = fields.String(required=True, metadata={"description": "A code from the contract's Errors list."})
+    details = fields.Dict(metadata={"description": "e.g. field, resumeId, limit."})

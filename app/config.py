@@ -1,0 +1,143 @@
+"""Configuration: the only module that reads ``os.environ``.
+
+Every setting comes from an environment variable (12-factor). ``config_for``
+turns an environment mapping into a plain dict that ``create_app`` loads, so
+tests can build an app from any mapping without touching the process
+environment.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import timedelta
+
+API_VERSION = "2026-11-01"
+
+
+class ConfigError(RuntimeError):
+    """The environment cannot start the application (e.g. no SECRET_KEY in production)."""
+
+
+def _bool(value: str | None, default: bool = False) -> bool:
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def database_url(raw: str | None) -> str | None:
+    """Normalise a PaaS-style URL to the driver this project installs (psycopg 3)."""
+    if not raw:
+        return None
+    for prefix in ("postgres://", "postgresql://"):
+        if raw.startswith(prefix):
+            return "postgresql+psycopg://" + raw[len(prefix):]
+    return raw
+
+
+class Config:
+    """Development and the embedded default: runs with no variables set."""
+
+    ENV_NAME = "development"
+    TESTING = False
+    REQUIRE_SECRET_KEY = False
+    # Number of reverse proxies whose X-Forwarded-* headers are trusted.
+    TRUSTED_PROXIES = 0
+    BCRYPT_ROUNDS = 12
+
+    MAX_CONTENT_LENGTH = 1024 * 1024  # 1 MiB: larger bodies get 413 CONTENT_TOO_LARGE
+    JSON_SORT_KEYS = False
+
+    SESSION_LIFETIME = timedelta(days=7)
+    SESSION_COOKIE_NAME = "rs_state"  # Flask's signed cookie (OAuth state only)
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    AUTH_COOKIE_NAME = "sid"  # the server-side session's random value
+    VERIFY_TOKEN_LIFETIME = timedelta(hours=24)
+    RESET_TOKEN_LIFETIME = timedelta(hours=1)
+
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+
+    # Rate limits (decisions §9); Flask-Limiter syntax.
+    RATELIMIT_SIGNIN_EMAIL = "5 per 15 minutes"
+    RATELIMIT_SIGNIN_IP = "20 per 15 minutes"
+    RATELIMIT_REGISTER_IP = "10 per hour"
+    RATELIMIT_MAIL_EMAIL = "3 per hour"
+    RATELIMIT_AUTHENTICATED = "600 per minute"
+    RATELIMIT_HEADERS_ENABLED = True
+    RATELIMIT_KEY_PREFIX = "rl"
+
+    JOB_TIMEOUT = 60
+    MAIL_JOB_RETRIES = (10, 60, 300)  # seconds between attempts of a failed mail
+
+
+class ProductionConfig(Config):
+    ENV_NAME = "production"
+    REQUIRE_SECRET_KEY = True
+    TRUSTED_PROXIES = 1  # the PaaS router
+
+
+class TestingConfig(Config):
+    ENV_NAME = "testing"
+    TESTING = True
+    BCRYPT_ROUNDS = 4
+
+
+CONFIGS = {"development": Config, "production": ProductionConfig, "testing": TestingConfig}
+
+
+def config_for(name: str | None = None, env: Mapping[str, str] | None = None) -> dict:
+    """Settings for the named configuration, overlaid with the environment.
+
+    Raises ConfigError when the environment cannot start the app.
+    """
+    env = os.environ if env is None else env
+    base = CONFIGS[name or env.get("APP_ENV") or "development"]
+    cfg = {k: getattr(base, k) for k in dir(base) if k.isupper()}
+
+    secret = env.get("SECRET_KEY")
+    if not secret and cfg["REQUIRE_SECRET_KEY"]:
+        raise ConfigError(
+            "SECRET_KEY is not set. A production start needs a long random SECRET_KEY, "
+            "e.g. python -c 'import secrets; print(secrets.token_urlsafe(48))'."
+        )
+    base_url = (env.get("BASE_URL") or "http://localhost:5000").rstrip("/")
+    cfg.update(
+        SECRET_KEY=secret,  # None: create_app makes and keeps one under instance/
+        SQLALCHEMY_DATABASE_URI=database_url(env.get("DATABASE_URL")),
+        REDIS_URL=env.get("REDIS_URL") or None,
+        BASE_URL=base_url,
+        STORAGE_URL=(env.get("STORAGE_URL") or f"{base_url}/files").rstrip("/"),
+        STORAGE_DIR=env.get("STORAGE_DIR") or None,
+        MAIL_SERVER=env.get("MAIL_SERVER") or None,
+        MAIL_PORT=_int(env, "MAIL_PORT", 25),
+        MAIL_USERNAME=env.get("MAIL_USERNAME") or None,
+        MAIL_PASSWORD=env.get("MAIL_PASSWORD") or None,
+        MAIL_USE_TLS=_bool(env.get("MAIL_USE_TLS")),
+        MAIL_USE_SSL=_bool(env.get("MAIL_USE_SSL")),
+        MAIL_DEFAULT_SENDER=env.get("MAIL_DEFAULT_SENDER") or "Resume Service <no-reply@localhost>",
+        MAIL_TIMEOUT=_int(env, "MAIL_TIMEOUT", 30),
+        GITHUB_CLIENT_ID=env.get("GITHUB_CLIENT_ID") or None,
+        GITHUB_CLIENT_SECRET=env.get("GITHUB_CLIENT_SECRET") or None,
+        GOOGLE_CLIENT_ID=env.get("GOOGLE_CLIENT_ID") or None,
+        GOOGLE_CLIENT_SECRET=env.get("GOOGLE_CLIENT_SECRET") or None,
+        PAYMENT_PROVIDER=env.get("PAYMENT_PROVIDER") or "sandbox",
+        WEBHOOK_ALLOW_PRIVATE_TARGETS=_bool(env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS")),
+        TRUSTED_PROXIES=_int(env, "TRUSTED_PROXIES", cfg["TRUSTED_PROXIES"]),
+        LOG_LEVEL=(env.get("LOG_LEVEL") or "INFO").upper(),
+    )
+    if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
+        raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
+    for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED"):
+        if env.get(f"RATELIMIT_{key}"):
+            cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
+    return cfg

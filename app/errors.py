@@ -1,0 +1,190 @@
+"""The one error path: every failure leaves as ``{"error", "code", "details"}``.
+
+Services raise ``ApiError`` (or a subclass) with a contract code; the status is
+looked up from ``STATUS``, so one code always has one status.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, redirect, render_template, request
+from marshmallow import ValidationError as SchemaValidationError
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+STATUS = {
+    # contract
+    "EMAIL_ALREADY_EXISTS": 400,
+    "INVALID_CREDENTIALS": 401,
+    "EMAIL_NOT_VERIFIED": 403,
+    "TOKEN_EXPIRED": 403,
+    "TOKEN_INVALID": 403,
+    "USER_NOT_FOUND": 404,
+    "WEAK_PASSWORD": 422,
+    "INVALID_PASSWORD": 400,
+    "RESUME_NOT_FOUND": 404,
+    "RESUME_NOT_OWNED": 403,
+    "INVALID_TEMPLATE": 400,
+    "CONTENT_TOO_LARGE": 413,
+    "EXPORT_FAILED": 500,
+    "SHARE_LIMIT_EXCEEDED": 429,
+    "SUBSCRIPTION_NOT_FOUND": 404,
+    "PAYMENT_FAILED": 402,
+    "PLAN_NOT_FOUND": 404,
+    "SUBSCRIPTION_LIMIT_EXCEEDED": 429,
+    # decisions §2
+    "VALIDATION_ERROR": 400,
+    "UNAUTHENTICATED": 401,
+    "TWO_FACTOR_REQUIRED": 401,
+    "INVALID_TWO_FACTOR_CODE": 401,
+    "FORBIDDEN": 403,
+    "NOT_FOUND": 404,
+    "METHOD_NOT_ALLOWED": 405,
+    "UNSUPPORTED_MEDIA_TYPE": 415,
+    "WEBHOOK_NOT_FOUND": 404,
+    "WEBHOOK_LIMIT_EXCEEDED": 429,
+    "SHARE_NOT_FOUND": 404,
+    "SHARE_EXPIRED": 410,
+    "SHARE_PASSWORD_REQUIRED": 401,
+    "INVALID_SHARE_PASSWORD": 403,
+    "COMMENTS_DISABLED": 403,
+    "RATE_LIMITED": 429,
+    "INTERNAL_ERROR": 500,
+}
+
+# Werkzeug's HTTP errors (raised by routing, the body reader, Flask-Limiter) by status.
+HTTP_CODES = {
+    400: ("VALIDATION_ERROR", "The request is malformed."),
+    401: ("UNAUTHENTICATED", "Authentication required."),
+    403: ("FORBIDDEN", "This request is not allowed."),
+    404: ("NOT_FOUND", "No such resource."),
+    405: ("METHOD_NOT_ALLOWED", "This method is not allowed for this address."),
+    413: ("CONTENT_TOO_LARGE", "The request body is larger than 1 MiB."),
+    415: ("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json."),
+    429: ("RATE_LIMITED", "Too many requests; retry after the time given in Retry-After."),
+}
+
+
+class ApiError(Exception):
+    """An error the client can act on: a contract code, a message, optional details."""
+
+    code = "INTERNAL_ERROR"
+    message = "Something went wrong."
+
+    def __init__(self, code: str | None = None, message: str | None = None, details: dict | None = None,
+                 headers: dict | None = None):
+        self.code = code or self.code
+        if self.code not in STATUS:
+            raise ValueError(f"unknown error code {self.code}")
+        self.message = message or self.message
+        self.details = details
+        self.headers = headers or {}
+        super().__init__(self.code, self.message)
+
+    @property
+    def status(self) -> int:
+        return STATUS[self.code]
+
+
+class InvalidField(ApiError):
+    """400 VALIDATION_ERROR naming one field."""
+
+    code = "VALIDATION_ERROR"
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message=f"{field}: {message}", details={"field": field})
+
+
+class Unauthenticated(ApiError):
+    code = "UNAUTHENTICATED"
+    message = "Sign in to use this endpoint."
+
+
+class NotFound(ApiError):
+    code = "NOT_FOUND"
+    message = "No such resource."
+
+
+def flatten_messages(messages, prefix: str = "") -> dict[str, str]:
+    """marshmallow's nested messages as ``{"a.b.0.c": "message"}``."""
+    flat: dict[str, str] = {}
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            name = prefix if key == "_schema" else (f"{prefix}.{key}" if prefix else str(key))
+            flat.update(flatten_messages(value, name))
+    elif isinstance(messages, list) and messages and all(isinstance(m, str) for m in messages):
+        flat[prefix or "body"] = " ".join(messages)
+    elif isinstance(messages, list):
+        for item in messages:
+            flat.update(flatten_messages(item, prefix))
+    else:
+        flat[prefix or "body"] = str(messages)
+    return flat
+
+
+def from_schema_error(exc: SchemaValidationError) -> ApiError:
+    """A marshmallow error as 400 VALIDATION_ERROR; ``details.field`` is the first field."""
+    flat = flatten_messages(exc.messages)
+    field, message = next(iter(flat.items()))
+    details = {"field": field}
+    if len(flat) > 1:
+        details["errors"] = flat
+    return ApiError("VALIDATION_ERROR", f"{field}: {message}", details)
+
+
+def _wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def _render(err: ApiError):
+    # Browser forms that post to the JSON API (sign-in) get a redirect back to the form.
+    from app.common.http import form_error_redirect
+
+    error_redirect = form_error_redirect()
+    if error_redirect is not None:
+        return redirect(error_redirect(err.code), 302)
+    if _wants_json():
+        body = {"error": err.message, "code": err.code}
+        if err.details:
+            body["details"] = err.details
+        response = jsonify(body)
+    else:
+        response = render_template("pages/error.html", status=err.status, code=err.code, message=err.message)
+    response.status_code = err.status
+    response.headers.update(err.headers)
+    return response
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def handle_api_error(err: ApiError):
+        return _render(err)
+
+    @app.errorhandler(SchemaValidationError)
+    def handle_schema_error(err: SchemaValidationError):
+        return _render(from_schema_error(err))
+
+    @app.errorhandler(HTTPException)
+    def handle_http_error(err: HTTPException):
+        status = err.code or 500
+        code, message = HTTP_CODES.get(status, ("INTERNAL_ERROR" if status >= 500 else "VALIDATION_ERROR",
+                                                err.name))
+        api_error = ApiError(code, message)
+        response = _render(api_error)
+        if response.status_code != 302:
+            response.status_code = status
+            # Keep the exception's own headers (Allow on 405, Retry-After on 429).
+            for name, value in err.get_headers():
+                if name.lower() != "content-type":
+                    response.headers[name] = value
+        return response
+
+    @app.errorhandler(Exception)
+    def handle_unexpected(err: Exception):
+        from app.extensions import db
+
+        db.session.rollback()
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _render(ApiError("INTERNAL_ERROR", "An unexpected error occurred. Quote the X-Request-ID "
+                                                  "header when you report it."))

@@ -1,0 +1,155 @@
+"""Server-rendered pages that mails and redirects lead to, and the health checks.
+
+Usable without JavaScript: every action is a plain form post. Form posts from
+another origin are refused.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask_limiter.util import get_remote_address
+from flask_login import current_user
+from marshmallow import EXCLUDE, ValidationError
+from sqlalchemy import text
+
+from app.auth import schemas, service
+from app.common.security import same_origin_url
+from app.errors import ApiError, flatten_messages
+from app.extensions import db, limiter
+
+bp = Blueprint("pages", __name__)
+
+LOGIN_ERRORS = {
+    "INVALID_CREDENTIALS": "The email or password is incorrect.",
+    "EMAIL_NOT_VERIFIED": "Verify your email address first: use the link we mailed you.",
+    "RATE_LIMITED": "Too many attempts. Wait a few minutes and try again.",
+    "VALIDATION_ERROR": "Enter a valid email address and your password.",
+    "TWO_FACTOR_REQUIRED": "Enter the code from your authenticator app.",
+    "INVALID_TWO_FACTOR_CODE": "That code is not valid. Try again.",
+    "OAuthCallback": "Signing in with that provider did not work. Try again.",
+}
+
+
+@bp.before_request
+def refuse_cross_origin_posts():
+    if request.method == "POST":
+        origin = request.headers.get("Origin")
+        if origin and origin.rstrip("/") != request.host_url.rstrip("/"):
+            abort(403)
+
+
+def _form(schema):
+    """Load a page form; returns (data, error message)."""
+    try:
+        return schema.load(request.form.to_dict(), unknown=EXCLUDE), None
+    except ValidationError as exc:
+        field, message = next(iter(flatten_messages(exc.messages).items()))
+        return None, f"{field}: {message}"
+
+
+@bp.get("/")
+def home():
+    return render_template("pages/home.html", user=current_user if current_user.is_authenticated else None)
+
+
+@bp.get("/login")
+def login():
+    code = request.args.get("error")
+    return render_template("pages/login.html", error=LOGIN_ERRORS.get(code, code and "Sign-in failed."),
+                           callback=request.args.get("callbackUrl", ""),
+                           notice=request.args.get("notice"))
+
+
+@bp.route("/register", methods=["GET", "POST"])
+@limiter.shared_limit(lambda: current_app.config["RATELIMIT_REGISTER_IP"], scope="register",
+                      key_func=get_remote_address, methods=["POST"])
+def register():
+    if request.method == "GET":
+        return render_template("pages/register.html", form={}, error=None)
+    data, error = _form(schemas.RegisterSchema())
+    if data:
+        try:
+            user = service.register(**data)
+            return render_template("pages/message.html", title="Check your email",
+                                   message=f"We sent a verification link to {user.email}.")
+        except ApiError as exc:
+            error = exc.message
+    return render_template("pages/register.html", form=request.form, error=error), 400
+
+
+@bp.route("/verify-email", methods=["GET", "POST"])
+def verify_email():
+    # GET only shows a button: mail scanners that prefetch links must not spend the token.
+    token = request.values.get("token", "")
+    if request.method == "GET":
+        return render_template("pages/verify_email.html", token=token, error=None if token else
+                               "This page needs the link from your verification mail.")
+    try:
+        service.verify_email(token)
+    except ApiError as exc:
+        return render_template("pages/verify_email.html", token="", error=exc.message), exc.status
+    return render_template("pages/message.html", title="Email verified",
+                           message="Your email address is verified. You can sign in now.", login_link=True)
+
+
+@bp.route("/forgot-password", methods=["GET", "POST"])
+@limiter.shared_limit(lambda: current_app.config["RATELIMIT_MAIL_EMAIL"], scope="forgot-password",
+                      key_func=lambda: (request.form.get("email") or "").strip().lower() or get_remote_address(),
+                      methods=["POST"])
+def forgot_password():
+    if request.method == "GET":
+        return render_template("pages/forgot_password.html", error=None)
+    data, error = _form(schemas.EmailOnlySchema())
+    if error:
+        return render_template("pages/forgot_password.html", error=error), 400
+    service.forgot_password(data["email"])
+    return render_template("pages/message.html", title="Check your email",
+                           message="If an account with this email exists, we have sent it a reset link.")
+
+
+@bp.route("/reset-password", methods=["GET", "POST"])
+def reset_password():
+    token = request.values.get("token", "")
+    if request.method == "GET":
+        return render_template("pages/reset_password.html", token=token, error=None if token else
+                               "This page needs the link from your password reset mail.")
+    data, error = _form(schemas.ResetPasswordSchema())
+    if data:
+        try:
+            service.reset_password(data["token"], data["password"])
+            return render_template("pages/message.html", title="Password changed",
+                                   message="Your password has been changed. Sign in with the new one.",
+                                   login_link=True)
+        except ApiError as exc:
+            error = exc.message
+    return render_template("pages/reset_password.html", token=token, error=error), 400
+
+
+@bp.get("/healthz")
+def healthz():
+    """The process is alive; no I/O."""
+    return jsonify({"status": "ok"})
+
+
+@bp.get("/readyz")
+def readyz():
+    """The database and (when configured) Redis answer."""
+    checks = {}
+    try:
+        db.session.execute(text("SELECT 1"))
+        checks["database"] = "ok"
+    except Exception:
+        db.session.rollback()
+        checks["database"] = "unavailable"
+    if current_app.config["REDIS_URL"]:
+        try:
+            current_app.extensions["jobs"].connection.ping()
+            checks["redis"] = "ok"
+        except Exception:
+            checks["redis"] = "unavailable"
+    ready = all(v == "ok" for v in checks.values())
+    return jsonify({"status": "ok" if ready else "unavailable", "checks": checks}), 200 if ready else 503
+
+
+@bp.app_template_global()
+def login_url_for(target: str | None = None) -> str:
+    return same_origin_url(target, current_app.config["BASE_URL"])

@@ -1,0 +1,161 @@
+"""Background jobs on RQ: queue names, enqueue-after-commit, workers.
+
+Production: ``REDIS_URL`` is set and separate ``flask worker`` processes (an RQ
+``Worker`` with its scheduler, inside an app context) run the jobs.
+
+Embedded default: no ``REDIS_URL``. The queues live in an in-process fakeredis
+server (with its Lua support, which RQ's scripts need) and a daemon thread runs
+an RQ ``SimpleWorker`` with a timer death penalty, while a second thread plays
+RQ's scheduler. Jobs therefore keep the same semantics in both modes: delayed
+jobs, ``Retry`` with intervals, time-outs, failed-job registry.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from flask import Flask, current_app
+from redis import Redis
+from rq import Queue, Retry, SimpleWorker, Worker
+from rq.scheduler import RQScheduler
+from rq.timeouts import TimerDeathPenalty
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+
+log = logging.getLogger(__name__)
+
+DEFAULT = "default"
+MAIL = "mail"
+EXPORTS = "exports"
+WEBHOOKS = "webhooks"
+QUEUE_NAMES = (WEBHOOKS, MAIL, EXPORTS, DEFAULT)  # a worker serves them in this order
+
+_PENDING = "pending_jobs"
+
+
+class AppContextMixin:
+    """Runs each job inside a fresh app context (its own database session)."""
+
+    app: Flask
+
+    def perform_job(self, job, queue):
+        with self.app.app_context():
+            return super().perform_job(job, queue)
+
+
+class AppWorker(AppContextMixin, Worker):
+    def __init__(self, *args, app: Flask, **kwargs):
+        self.app = app
+        super().__init__(*args, **kwargs)
+
+
+class EmbeddedWorker(AppContextMixin, SimpleWorker):
+    """A SimpleWorker that can live in a thread: no signals, a timer-based time-out."""
+
+    death_penalty_class = TimerDeathPenalty
+
+    def __init__(self, *args, app: Flask, **kwargs):
+        self.app = app
+        super().__init__(*args, **kwargs)
+
+    def _install_signal_handlers(self):
+        pass
+
+
+class Jobs:
+    """The app's queues. ``init_app`` picks Redis or the embedded server."""
+
+    def __init__(self):
+        self.app: Flask | None = None
+        self.connection: Redis | None = None
+        self.embedded = False
+        self._embedded_started = False
+        self._lock = threading.Lock()
+
+    def init_app(self, app: Flask) -> None:
+        self.app = app
+        url = app.config["REDIS_URL"]
+        if url:
+            self.connection = Redis.from_url(url)
+        else:
+            import fakeredis
+
+            self.embedded = True
+            self.connection = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        app.extensions["jobs"] = self
+
+    def queue(self, name: str) -> Queue:
+        if self.embedded:
+            self._start_embedded()
+        return Queue(name, connection=self.connection, default_timeout=self.app.config["JOB_TIMEOUT"])
+
+    def enqueue(self, queue: str, func: Callable | str, *args, retry_intervals=None, delay=None, **kwargs):
+        """Enqueue now. Prefer ``enqueue_after_commit`` from services."""
+        options = {}
+        if retry_intervals:
+            options["retry"] = Retry(max=len(retry_intervals), interval=list(retry_intervals))
+        q = self.queue(queue)
+        if delay is not None:
+            return q.enqueue_in(delay, func, *args, **options, **kwargs)
+        return q.enqueue(func, *args, **options, **kwargs)
+
+    # The embedded worker -------------------------------------------------
+    def _start_embedded(self) -> None:
+        if self._embedded_started:
+            return
+        with self._lock:
+            if self._embedded_started:
+                return
+            worker = EmbeddedWorker(list(QUEUE_NAMES), connection=self.connection, app=self.app)
+            threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"},
+                             name="rq-embedded-worker", daemon=True).start()
+            threading.Thread(target=self._schedule_forever, name="rq-embedded-scheduler", daemon=True).start()
+            self._embedded_started = True
+
+    def _schedule_forever(self) -> None:
+        scheduler = RQScheduler(list(QUEUE_NAMES), connection=self.connection)
+        scheduler.prepare_registries(list(QUEUE_NAMES))
+        while True:
+            try:
+                scheduler.enqueue_scheduled_jobs()
+            except Exception:  # keep scheduling; the next tick retries
+                log.exception("embedded scheduler tick failed")
+            time.sleep(0.2)
+
+    def run_worker(self, burst: bool = False) -> None:
+        """Run an RQ worker with its scheduler in this process (``flask worker``)."""
+        if self.embedded:
+            raise RuntimeError("REDIS_URL is not set: jobs already run inside the web process.")
+        worker = AppWorker(list(QUEUE_NAMES), connection=self.connection, app=self.app)
+        worker.work(with_scheduler=True, burst=burst, logging_level=self.app.config["LOG_LEVEL"])
+
+
+jobs = Jobs()
+
+
+def enqueue_after_commit(queue: str, func: Callable | str, *args, **kwargs) -> None:
+    """Enqueue once the current database transaction commits; drop it on rollback.
+
+    A failure to enqueue is logged and never undoes the committed change.
+    """
+    from app.extensions import db
+
+    db.session().info.setdefault(_PENDING, []).append((current_app._get_current_object(), queue, func, args, kwargs))
+
+
+@event.listens_for(Session, "after_commit")
+def _enqueue_pending(session: Session) -> None:
+    pending = session.info.pop(_PENDING, [])
+    for app, queue, func, args, kwargs in pending:
+        try:
+            app.extensions["jobs"].enqueue(queue, func, *args, **kwargs)
+        except Exception:
+            log.exception("could not enqueue %s on %s after commit", func, queue)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_pending(session: Session, previous_transaction) -> None:
+    if previous_transaction.parent is None:
+        session.info.pop(_PENDING, None)

@@ -1,0 +1,179 @@
+"""Fixtures: one app and schema per session, a clean database and limiter per test.
+
+Two modes, chosen by the environment:
+- embedded default: SQLite file, in-process jobs (fakeredis), memory rate limits;
+- ``TEST_DATABASE_URL`` / ``TEST_REDIS_URL``: the real PostgreSQL and Redis. With
+  Redis, jobs are run by a real ``flask worker`` process started here.
+
+Services commit (jobs on other threads and processes must see the data), so
+each test ends by emptying every table rather than rolling back.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from app import create_app
+from app.config import config_for
+from app.queue import QUEUE_NAMES
+from tests.support import PASSWORD, Mailbox, start_smtp_server, wait_until
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL")
+
+
+@pytest.fixture(scope="session")
+def mailbox():
+    handler = Mailbox()
+    controller = start_smtp_server(handler)
+    handler.port = controller.port
+    yield handler
+    controller.stop()
+
+
+@pytest.fixture(scope="session")
+def test_env(tmp_path_factory, mailbox) -> dict[str, str]:
+    """The environment the app (and a worker process) are configured from."""
+    env = {
+        "APP_ENV": "testing",
+        "SECRET_KEY": "test-secret-key-not-for-production",
+        "DATABASE_URL": TEST_DATABASE_URL or f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}",
+        "STORAGE_DIR": str(tmp_path_factory.mktemp("storage")),
+        "MAIL_SERVER": "127.0.0.1",
+        "MAIL_PORT": str(mailbox.port),
+        "LOG_LEVEL": "WARNING",
+    }
+    if TEST_REDIS_URL:
+        env["REDIS_URL"] = TEST_REDIS_URL
+    return env
+
+
+def _reset_database(url: str) -> None:
+    if url.startswith(("postgres://", "postgresql")):
+        engine = create_engine(url.replace("postgres://", "postgresql+psycopg://", 1)
+                               .replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def app(test_env):
+    from flask_migrate import upgrade
+
+    _reset_database(test_env["DATABASE_URL"])
+    application = create_app(config_for("testing", test_env))
+    with application.app_context():
+        upgrade()
+        if TEST_REDIS_URL:
+            application.extensions["jobs"].connection.flushdb()
+    return application
+
+
+@pytest.fixture(scope="session")
+def worker_process(app, test_env, tmp_path_factory):
+    """A real ``flask worker`` (RQ worker + scheduler) when Redis is configured."""
+    if not TEST_REDIS_URL:
+        yield None
+        return
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    env = {**os.environ, **test_env, "FLASK_APP": "app"}
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "flask", "worker"], cwd=ROOT, env=env,
+                                stdout=out, stderr=subprocess.STDOUT)
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def drain_jobs(app, timeout: float = 20.0) -> None:
+    """Wait for queued and running jobs to finish; forget scheduled retries."""
+    from rq import Queue
+    from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+
+    conn = app.extensions["jobs"].connection
+
+    def idle():
+        return all(Queue(name, connection=conn).count == 0
+                   and StartedJobRegistry(name, connection=conn).count == 0 for name in QUEUE_NAMES)
+
+    wait_until(idle, timeout)
+    for name in QUEUE_NAMES:
+        registry = ScheduledJobRegistry(name, connection=conn)
+        for job_id in registry.get_job_ids():
+            registry.remove(job_id, delete_job=True)
+
+
+@pytest.fixture(autouse=True)
+def _clean(app, worker_process, mailbox):
+    from app.extensions import db, limiter
+
+    yield
+    drain_jobs(app)
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+    limiter.reset()
+    mailbox.clear()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def make_user(app):
+    """Create a user directly through the service: ``make_user(email=..., verified=...)``."""
+    from app.account import service as accounts
+    from app.auth.passwords import hash_password
+    from app.extensions import db
+
+    counter = iter(range(10_000))
+
+    def factory(email: str | None = None, *, name: str = "Ada Lovelace", password: str = PASSWORD,
+                verified: bool = True) -> dict:
+        email = email or f"user{next(counter)}@example.com"
+        with app.app_context():
+            user = accounts.new_user(email=email, name=name, password_hash=hash_password(password),
+                                     verified=verified)
+            db.session.commit()
+            return {"id": user.id, "email": user.email, "name": name, "password": password}
+
+    return factory
+
+
+@pytest.fixture
+def login(client):
+    """Sign ``client`` in as a user from ``make_user``; returns the sign-in response."""
+
+    def do_login(user: dict, **extra):
+        response = client.post("/api/auth/signin", json={"email": user["email"], "password": user["password"],
+                                                         **extra})
+        assert response.status_code == 200, response.get_json()
+        return response
+
+    return do_login
+
+
+@pytest.fixture
+def query(app):
+    """Run ``fn(session)`` inside an app context and return its result."""
+    from app.extensions import db
+
+    def run(fn):
+        with app.app_context():
+            return fn(db.session)
+
+    return run
