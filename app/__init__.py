@@ -22,6 +22,7 @@ def create_app(config: str | dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.update(config if isinstance(config, dict) else config_for(config))
     _apply_embedded_defaults(app)
+    app.json.sort_keys = False  # envelopes read success, data, message in that order
     if app.config["TRUSTED_PROXIES"]:
         n = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n)

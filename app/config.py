@@ -55,7 +55,6 @@ class Config:
     BCRYPT_ROUNDS = 12
 
     MAX_CONTENT_LENGTH = 1024 * 1024  # 1 MiB: larger bodies get 413 CONTENT_TOO_LARGE
-    JSON_SORT_KEYS = False
 
     SESSION_LIFETIME = timedelta(days=7)
     SESSION_COOKIE_NAME = "rs_state"  # Flask's signed cookie (OAuth state only)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, redirect, render_template, request
+from flask import Flask, jsonify, make_response, redirect, render_template, request
 from marshmallow import ValidationError as SchemaValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -150,7 +150,8 @@ def _render(err: ApiError):
             body["details"] = err.details
         response = jsonify(body)
     else:
-        response = render_template("pages/error.html", status=err.status, code=err.code, message=err.message)
+        response = make_response(render_template("pages/error.html", status=err.status, code=err.code,
+                                                 message=err.message))
     response.status_code = err.status
     response.headers.update(err.headers)
     return response
