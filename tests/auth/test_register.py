@@ -1,3 +1,5 @@
+import pytest
+
 from app.account.models import User
 from tests.support import PASSWORD, html_part, link_token, text_part
 
@@ -31,3 +33,67 @@ def test_register_creates_an_unverified_user_and_mails_a_verification_link(clien
 def test_registration_does_not_sign_in(client):
     register(client)
     assert client.get("/api/auth/session").get_json() == {}
+
+
+def test_register_refuses_an_email_that_exists_in_any_case(client, make_user):
+    make_user("ada@example.com")
+    response = register(client, email="ADA@example.com")
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "An account with this email already exists.",
+                                   "code": "EMAIL_ALREADY_EXISTS", "details": {"field": "email"}}
+
+
+@pytest.mark.parametrize("password", [
+    "", "short1", "lettersonly", "1234567890", "a" * 70 + "12",  # 72 bytes is fine below; 73 is not
+    "é" * 36 + "1",  # 73 bytes in UTF-8 although only 37 characters
+])
+def test_weak_passwords_are_refused_with_422_and_never_echoed(client, query, password):
+    if password == "a" * 70 + "12":
+        password += "x"
+    response = register(client, password=password)
+    assert response.status_code == 422
+    body = response.get_json()
+    assert body["code"] == "WEAK_PASSWORD" and body["details"] == {"field": "password"}
+    assert password == "" or password not in response.get_data(as_text=True)
+    assert query(lambda s: s.query(User).count()) == 0
+
+
+def test_a_72_byte_password_is_accepted(client):
+    assert register(client, password="a" * 70 + "12").status_code == 201
+
+
+@pytest.mark.parametrize("field", ["email", "password", "name"])
+def test_a_missing_field_is_a_validation_error_naming_it(client, field):
+    body = {"email": "ada@example.com", "password": PASSWORD, "name": "Ada"}
+    del body[field]
+    response = client.post("/api/register", json=body)
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "VALIDATION_ERROR"
+    assert response.get_json()["details"]["field"] == field
+
+
+@pytest.mark.parametrize("overrides,field", [
+    ({"email": "not-an-email"}, "email"),
+    ({"email": "a" * 250 + "@example.com"}, "email"),
+    ({"name": ""}, "name"),
+    ({"name": "   "}, "name"),
+    ({"name": "n" * 101}, "name"),
+    ({"name": 42}, "name"),
+    ({"password": 12345678}, "password"),
+    ({"emailVerified": True}, "emailVerified"),
+    ({"id": "abc"}, "id"),
+])
+def test_invalid_registrations_name_the_field(client, overrides, field):
+    response = register(client, **overrides)
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "VALIDATION_ERROR"
+    assert response.get_json()["details"]["field"] == field
+
+
+def test_register_is_limited_to_ten_per_hour_per_address(client):
+    for i in range(10):
+        assert register(client, email=f"u{i}@example.com").status_code == 201
+    response = register(client, email="u10@example.com")
+    assert response.status_code == 429
+    assert response.get_json()["code"] == "RATE_LIMITED"
+    assert int(response.headers["Retry-After"]) > 0
