@@ -10,6 +10,12 @@ from app.extensions import db
 from app.integrations import mail
 
 
+def _mail_link(user: User, purpose: str, page: str, subject: str, template: str, **context) -> None:
+    token = service.issue_token(user, purpose)
+    link = f"{current_app.config['BASE_URL']}/{page}?token={token}"
+    mail.send_template(user.email, subject, template, user=user, link=link, **context)
+
+
 def send_verification_email(user_id: str) -> bool:
     """Issue a verification token and mail its link; nothing for a verified or deleted user.
 
@@ -18,10 +24,9 @@ def send_verification_email(user_id: str) -> bool:
     user = db.session.get(User, user_id)
     if user is None or user.email_verified:
         return False
-    token = service.issue_token(user, OneTimeToken.VERIFY_EMAIL)
-    link = f"{current_app.config['BASE_URL']}/verify-email?token={token}"
-    mail.send_template(user.email, "Verify your email address", "verify_email", user=user, link=link,
-                       hours=int(current_app.config["VERIFY_TOKEN_LIFETIME"].total_seconds() // 3600))
+    hours = int(current_app.config["VERIFY_TOKEN_LIFETIME"].total_seconds() // 3600)
+    _mail_link(user, OneTimeToken.VERIFY_EMAIL, "verify-email", "Verify your email address", "verify_email",
+               hours=hours)
     return True
 
 
@@ -30,8 +35,7 @@ def send_password_reset_email(user_id: str) -> bool:
     user = db.session.get(User, user_id)
     if user is None:
         return False
-    token = service.issue_token(user, OneTimeToken.RESET_PASSWORD)
-    link = f"{current_app.config['BASE_URL']}/reset-password?token={token}"
-    mail.send_template(user.email, "Reset your password", "reset_password", user=user, link=link,
-                       minutes=int(current_app.config["RESET_TOKEN_LIFETIME"].total_seconds() // 60))
+    minutes = int(current_app.config["RESET_TOKEN_LIFETIME"].total_seconds() // 60)
+    _mail_link(user, OneTimeToken.RESET_PASSWORD, "reset-password", "Reset your password", "reset_password",
+               minutes=minutes)
     return True
