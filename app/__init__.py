@@ -32,6 +32,9 @@ def create_app(config: str | dict | None = None) -> Flask:
     from app.extensions import db, limiter, migrate
 
     configure_logging(app)
+    # Before the limiter: our before-request checks (request id, 413, 415) run first,
+    # and our after-request hook runs after the limiter's header injection.
+    install_request_hooks(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR, compare_type=True, render_item=render_migration_item)
     limiter.init_app(app)
@@ -41,7 +44,7 @@ def create_app(config: str | dict | None = None) -> Flask:
     from app.integrations import mail
 
     sessions.init_app(app)
-    queue.jobs.init_app(app)
+    queue.init_app(app)
     mail.init_app(app)
 
     from app.account.views import bp as account_bp
@@ -56,7 +59,6 @@ def create_app(config: str | dict | None = None) -> Flask:
     from app.common.openapi import register_openapi
     from app.errors import register_error_handlers
 
-    install_request_hooks(app)
     register_openapi(app)
     register_error_handlers(app)
 
@@ -67,17 +69,21 @@ def create_app(config: str | dict | None = None) -> Flask:
 
 
 def _apply_embedded_defaults(app: Flask) -> None:
-    """Fill what the environment left out with the embedded default under ``instance/``."""
+    """Fill what the environment left out with the embedded default under ``instance/``.
+
+    Only a default creates ``instance/``: a configured app may run on a read-only disk.
+    """
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
     cfg = app.config
     if not cfg["SQLALCHEMY_DATABASE_URI"]:
+        instance.mkdir(parents=True, exist_ok=True)
         cfg["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'app.db'}"
     if not cfg["STORAGE_DIR"]:
         cfg["STORAGE_DIR"] = str(instance / "storage")
     if not cfg["SECRET_KEY"]:
         # Development only (production refuses to start without one): keep a key
         # under instance/ so that sessions survive a restart.
+        instance.mkdir(parents=True, exist_ok=True)
         key_file = instance / "secret_key"
         if not key_file.exists():
             key_file.write_text(secrets.token_urlsafe(48))

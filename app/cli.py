@@ -21,7 +21,9 @@ def register_cli(app: Flask) -> None:
             data = schemas.RegisterSchema().load({"email": email, "name": name, "password": password})
             user = service.create_verified_user(**data)
         except ValidationError as exc:
-            raise click.ClickException(str(exc.messages)) from None
+            problems = "; ".join(f"{field}: {' '.join(map(str, errors)) if isinstance(errors, list) else errors}"
+                                 for field, errors in exc.normalized_messages().items())
+            raise click.ClickException(problems) from None
         except ApiError as exc:
             raise click.ClickException(exc.message) from None
         click.echo(f"created verified user {user.email} (id {user.id})")

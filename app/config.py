@@ -134,6 +134,10 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         TRUSTED_PROXIES=_int(env, "TRUSTED_PROXIES", cfg["TRUSTED_PROXIES"]),
         LOG_LEVEL=(env.get("LOG_LEVEL") or "INFO").upper(),
     )
+    if (cfg["SQLALCHEMY_DATABASE_URI"] or "").startswith("postgresql"):
+        # A blackholed database host must not hang requests (and /readyz) forever.
+        cfg["SQLALCHEMY_ENGINE_OPTIONS"] = {**cfg["SQLALCHEMY_ENGINE_OPTIONS"],
+                                            "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED"):

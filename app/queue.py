@@ -15,6 +15,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import timedelta
 
 from flask import Flask, current_app
 from redis import Redis
@@ -92,13 +93,18 @@ class Jobs:
         return Queue(name, connection=self.connection, default_timeout=self.app.config["JOB_TIMEOUT"])
 
     def enqueue(self, queue: str, func: Callable | str, *args, retry_intervals=None, delay=None, **kwargs):
-        """Enqueue now. Prefer ``enqueue_after_commit`` from services."""
+        """Enqueue now. Prefer ``enqueue_after_commit`` from services.
+
+        ``delay`` and each of ``retry_intervals`` (seconds) are kept to within
+        half a second, plus the scheduler's tick (1 s in a worker, 0.2 s embedded).
+        """
         options = {}
         if retry_intervals:
-            options["retry"] = Retry(max=len(retry_intervals), interval=list(retry_intervals))
+            options["retry"] = Retry(max=len(retry_intervals), interval=[_for_rq(i) for i in retry_intervals])
         q = self.queue(queue)
         if delay is not None:
-            return q.enqueue_in(delay, func, *args, **options, **kwargs)
+            return q.enqueue_in(timedelta(seconds=_for_rq(delay.total_seconds())), func, *args,
+                                **options, **kwargs)
         return q.enqueue(func, *args, **options, **kwargs)
 
     # The embedded worker -------------------------------------------------
@@ -132,7 +138,18 @@ class Jobs:
         worker.work(with_scheduler=True, burst=burst, logging_level=self.app.config["LOG_LEVEL"])
 
 
-jobs = Jobs()
+def _for_rq(seconds: float) -> float:
+    """The delay to give RQ for a job to wait ``seconds``.
+
+    RQ stores scheduled times as whole seconds rounded down, so a 1 s delay
+    given as such may run at once; half a second more rounds to the nearest.
+    """
+    return seconds + 0.5 if seconds > 0 else 0
+
+
+def init_app(app: Flask) -> None:
+    """Give ``app`` its own queues (each app its own connection and embedded worker)."""
+    Jobs().init_app(app)
 
 
 def enqueue_after_commit(queue: str, func: Callable | str, *args, **kwargs) -> None:
@@ -142,7 +159,10 @@ def enqueue_after_commit(queue: str, func: Callable | str, *args, **kwargs) -> N
     """
     from app.extensions import db
 
-    db.session().info.setdefault(_PENDING, []).append((current_app._get_current_object(), queue, func, args, kwargs))
+    session = db.session()
+    if not session.in_transaction():
+        session.begin()  # else a rollback before any query would not drop the job
+    session.info.setdefault(_PENDING, []).append((current_app._get_current_object(), queue, func, args, kwargs))
 
 
 @event.listens_for(Session, "after_commit")

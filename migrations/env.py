@@ -1,5 +1,4 @@
 import logging
-from logging.config import fileConfig
 
 from flask import current_app
 
@@ -9,9 +8,10 @@ from alembic import context
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Logging is the app's: create_app configured it before any migration runs.
+# alembic.ini's logging sections are not applied, since they would disable the
+# app's loggers and replace its handler (request ids) and level for the rest of
+# the process (tests and scripts also migrate inside an app's process).
 logger = logging.getLogger('alembic.env')
 
 

@@ -177,3 +177,25 @@ def query(app):
             return fn(db.session)
 
     return run
+
+
+@pytest.fixture
+def make_app(test_env):
+    """Build another app: ``make_app(name="testing", env=test_env, **variables)`` (None drops a variable).
+
+    Flask-Limiter keeps one storage per ``Limiter`` and the newest app replaces
+    it, so the session app's limiter state is put back afterwards.
+    """
+    import logging
+
+    from app.extensions import limiter
+
+    saved, root_level = dict(vars(limiter)), logging.getLogger().level
+
+    def build(name: str = "testing", env: dict | None = None, **variables):
+        env = {k: v for k, v in {**(test_env if env is None else env), **variables}.items() if v is not None}
+        return create_app(config_for(name, env))
+
+    yield build
+    vars(limiter).update(saved)
+    logging.getLogger().setLevel(root_level)

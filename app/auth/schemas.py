@@ -1,11 +1,11 @@
 """What goes over the wire for the auth endpoints."""
-from marshmallow import fields, post_load, validate
+from marshmallow import EXCLUDE, fields, post_load, validate
 
 from app.common.schemas import InputSchema, OutputSchema, StrictString, Timestamp
 
 
-class EmailField(fields.Email):
-    """An email address, trimmed and lower-cased."""
+class EmailField(StrictString, fields.Email):
+    """An email address, trimmed and lower-cased; no NUL or lone surrogates."""
 
     def __init__(self, **kwargs):
         super().__init__(validate=validate.Length(max=254), **kwargs)
@@ -54,7 +54,15 @@ class SignInSchema(InputSchema):
 
     @post_load
     def drop_empty(self, data, **kwargs):
-        return {k: v for k, v in data.items() if v not in (None, "")}
+        # An empty optional field is an absent one; an empty password is a wrong one (it stays).
+        return {k: v for k, v in data.items() if k not in ("callbackUrl", "code") or v not in (None, "")}
+
+
+class SignInFormSchema(SignInSchema):
+    """The browser form: other fields (a submit button's name, ...) are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
 
 
 class RegisteredUserSchema(OutputSchema):

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, g, jsonify, redirect, request
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
-from marshmallow import EXCLUDE
+from werkzeug.exceptions import HTTPException
 
 from app.auth import schemas, service
 from app.auth import sessions as auth_sessions
@@ -27,7 +27,12 @@ def _limit(name: str):
 
 
 def _body_email() -> str:
-    data = request.get_json(silent=True, force=True) if not is_form_post() else request.form
+    # A rate-limit key must never raise: Flask-Limiter takes any error for a storage outage and
+    # switches to its per-process fallback. An unreadable body (413) is refused by the view.
+    try:
+        data = request.get_json(silent=True, force=True) if not is_form_post() else request.form
+    except HTTPException:
+        data = None
     email = data.get("email") if isinstance(data, dict) or hasattr(data, "get") else None
     return email.strip().lower() if isinstance(email, str) and email.strip() else get_remote_address()
 
@@ -38,7 +43,10 @@ def _failed_signin(_response) -> bool:
 
 def _login_error_url(code: str) -> str:
     params = {"error": code}
-    callback = request.form.get("callbackUrl")
+    try:
+        callback = request.form.get("callbackUrl")
+    except HTTPException:  # the form cannot be read: it is the error being reported (413)
+        callback = None
     if callback:
         params["callbackUrl"] = callback
     return f"{current_app.config['BASE_URL']}/login?{urlencode(params)}"
@@ -100,13 +108,12 @@ def reset_password():
                scope="signin-email")
 @limiter.limit(_limit("SIGNIN_IP"), key_func=get_remote_address, deduct_when=_failed_signin, scope="signin-ip")
 @api_doc("Sign in with email and password", tags=["auth"], body=schemas.SignInSchema,
-         form_body=schemas.SignInSchema, envelope=False,
+         form_body=schemas.SignInFormSchema, envelope=False,
          responses={200: ("JSON request: the session and the callback address", schemas.SignInResultSchema),
                     302: ("Form post: redirect to callbackUrl (or /login?error=CODE)", None)})
 def signin():
     form = is_form_post()
-    data = (schemas.SignInSchema().load(request.form.to_dict(), unknown=EXCLUDE) if form
-            else json_body(schemas.SignInSchema()))
+    data = schemas.SignInFormSchema().load(request.form.to_dict()) if form else json_body(schemas.SignInSchema())
     try:
         user = service.authenticate(data["email"], data["password"])
     except ApiError:

@@ -13,11 +13,13 @@ import re
 import uuid
 
 from flask import Flask, current_app, g, has_request_context, jsonify, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app.config import API_VERSION
 from app.errors import ApiError
 
-_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+REQUEST_ID_PATTERN = r"[A-Za-z0-9._:-]{1,128}"  # what an incoming X-Request-ID must be to be kept
+_REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
 FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
 
 
@@ -56,10 +58,12 @@ def json_body(schema, **load_kwargs) -> dict:
     Raises ApiError VALIDATION_ERROR for malformed JSON, a non-object body or
     anything the schema refuses.
     """
-    data = request.get_json(silent=True, force=True) if _has_body() else None
-    if data is None:
-        message = "The body is not valid JSON." if _has_body() else "A JSON object body is required."
-        raise ApiError("VALIDATION_ERROR", message, {"field": "body"})
+    if not _has_body():
+        raise ApiError("VALIDATION_ERROR", "A JSON object body is required.", {"field": "body"})
+    try:
+        data = request.get_json(force=True)
+    except BadRequest:  # not 413: a body over the limit keeps its own error
+        raise ApiError("VALIDATION_ERROR", "The body is not valid JSON.", {"field": "body"}) from None
     if not isinstance(data, dict):
         raise ApiError("VALIDATION_ERROR", "The body must be a JSON object.", {"field": "body"})
     return schema.load(data, **load_kwargs)
@@ -100,7 +104,16 @@ def install_request_hooks(app: Flask) -> None:
     @app.before_request
     def assign_request_id():
         incoming = request.headers.get("X-Request-ID", "")
-        g.request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        # fullmatch: ``$`` would let a trailing newline through into the echoed header.
+        g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
+
+    @app.before_request
+    def refuse_oversized_bodies():
+        # By the declared length, before any view or rate-limit key reads the body: Werkzeug
+        # raises 413 only when something reads it.
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge()
 
     @app.before_request
     def require_json_bodies():
@@ -115,6 +128,9 @@ def install_request_hooks(app: Flask) -> None:
 
     @app.after_request
     def stamp_response(response):
+        if response.status_code != 429:
+            # Flask-Limiter adds it to every response of a limited route; it means "wait" only on a 429.
+            response.headers.pop("Retry-After", None)
         response.headers["X-API-Version"] = API_VERSION
         response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
         if request.path.startswith("/api/"):

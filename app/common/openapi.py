@@ -12,10 +12,20 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, current_app, jsonify
 from marshmallow import Schema, fields
 
+from app.common.http import REQUEST_ID_PATTERN
 from app.common.schemas import ErrorSchema, MessageSchema, StrictBoolean, StrictInteger
 from app.config import API_VERSION
 
 _CONVERTER = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
+
+# Set on every response by app.common.http.
+RESPONSE_HEADERS = {
+    "X-API-Version": {"description": "The API version that answered.", "required": True,
+                      "schema": {"type": "string", "enum": [API_VERSION]}},
+    "X-Request-ID": {"description": "The request's X-Request-ID when it was sane, else a generated one; "
+                                    "quote it when reporting a problem.", "required": True,
+                     "schema": {"type": "string", "pattern": f"^{REQUEST_ID_PATTERN}$"}},
+}
 
 
 def api_doc(summary: str, *, tags: list[str], body: Schema | None = None, form_body: Schema | None = None,
@@ -76,7 +86,10 @@ def build_spec(app: Flask) -> dict:
     spec.components.schema("Message", schema=MessageSchema)
     spec.components.schema("PageMeta", {"type": "object", "properties": {
         k: {"type": "integer"} for k in ("total", "page", "limit", "totalPages")}})
-    error_response = {"description": "Error envelope", "content": {"application/json": {
+    for name, header in RESPONSE_HEADERS.items():
+        spec.components.header(name, header)
+    common_headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RESPONSE_HEADERS}
+    error_response = {"description": "Error envelope", "headers": common_headers, "content": {"application/json": {
         "schema": {"$ref": "#/components/schemas/Error"}}}}
 
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
@@ -103,9 +116,9 @@ def build_spec(app: Flask) -> dict:
             if content:
                 op["requestBody"] = {"required": True, "content": content}
             for status, (description, schema) in doc["responses"].items():
-                response: dict = {"description": description}
+                response: dict = {"description": description, "headers": dict(common_headers)}
                 if status in (301, 302, 303, 307):
-                    response["headers"] = {"Location": {"schema": {"type": "string"}}}
+                    response["headers"]["Location"] = {"required": True, "schema": {"type": "string"}}
                 elif schema is not None or doc["envelope"]:
                     body = _envelope(spec, schema, list_meta=False) if doc["envelope"] else schema
                     response["content"] = {"application/json": {"schema": body}}

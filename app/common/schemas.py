@@ -40,12 +40,19 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictString(fields.String):
-    """A string without NUL characters (PostgreSQL refuses them in text)."""
+    """A string without NUL characters (PostgreSQL refuses them in text) or lone surrogates.
+
+    JSON can carry ``"\\ud800"``, which no database driver or bcrypt can encode as UTF-8.
+    """
 
     def _deserialize(self, value, attr, data, **kwargs):
         result = super()._deserialize(value, attr, data, **kwargs)
         if "\x00" in result:
             raise ValidationError("Must not contain NUL characters.")
+        try:
+            result.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValidationError("Must be valid Unicode text (no lone surrogates).") from None
         return result
 
 

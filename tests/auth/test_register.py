@@ -97,3 +97,11 @@ def test_register_is_limited_to_ten_per_hour_per_address(client):
     assert response.status_code == 429
     assert response.get_json()["code"] == "RATE_LIMITED"
     assert int(response.headers["Retry-After"]) > 0
+
+
+def test_retry_after_is_only_sent_with_a_429(client):
+    accepted = register(client)
+    refused = register(client, email="bad")
+    assert accepted.status_code == 201 and refused.status_code == 400
+    assert "Retry-After" not in accepted.headers and "Retry-After" not in refused.headers
+    assert accepted.headers["X-RateLimit-Limit"] == "10"  # the limit is still advertised
