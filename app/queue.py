@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_request_context
 from redis import Redis
 from rq import Queue, Retry, SimpleWorker, Worker
 from rq.scheduler import RQScheduler
@@ -43,6 +43,8 @@ class AppContextMixin:
 
     def perform_job(self, job, queue):
         with self.app.app_context():
+            # Log lines of the job carry the id of the request that enqueued it.
+            g.request_id = job.meta.get("request_id") or f"job-{job.id}"
             return super().perform_job(job, queue)
 
 
@@ -99,6 +101,8 @@ class Jobs:
         half a second, plus the scheduler's tick (1 s in a worker, 0.2 s embedded).
         """
         options = {}
+        if has_request_context() and g.get("request_id"):
+            options["meta"] = {"request_id": g.request_id}
         if retry_intervals:
             options["retry"] = Retry(max=len(retry_intervals), interval=[_for_rq(i) for i in retry_intervals])
         q = self.queue(queue)

@@ -33,3 +33,10 @@ def fail_first(key: str, failures: int) -> int:
 def always_fail(key: str) -> None:
     _record_attempt(key)
     raise RuntimeError("this job always fails")
+
+
+def current_request_id() -> str | None:
+    """The request id the job's log lines carry."""
+    from flask import g
+
+    return g.get("request_id")

@@ -117,3 +117,16 @@ def test_a_job_that_keeps_failing_ends_in_the_failed_registry_after_its_retries(
     assert len(attempts(app, key)) == 2
     assert job.id in FailedJobRegistry(DEFAULT, connection=conn).get_job_ids()
     assert "this job always fails" in job.latest_result().exc_string
+
+
+def test_a_job_logs_with_the_request_id_of_the_request_that_enqueued_it(app):
+    from flask import request
+
+    with app.test_request_context("/api/register", headers={"X-Request-ID": "req-42"}):
+        app.preprocess_request()
+        assert request.headers["X-Request-ID"] == "req-42"
+        from_request = app.extensions["jobs"].enqueue(QUEUE_NAMES[0], "tests.jobs.current_request_id")
+    without_request = app.extensions["jobs"].enqueue(QUEUE_NAMES[0], "tests.jobs.current_request_id")
+
+    assert from_request.latest_result(timeout=15).return_value == "req-42"
+    assert without_request.latest_result(timeout=15).return_value == f"job-{without_request.id}"

@@ -12,7 +12,7 @@ import logging
 import re
 import uuid
 
-from flask import Flask, current_app, g, has_request_context, jsonify, request
+from flask import Flask, current_app, g, has_app_context, has_request_context, jsonify, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app.config import API_VERSION
@@ -84,8 +84,10 @@ def ok(data=None, *, message: str | None = None, status: int = 200, meta: dict |
 
 
 class RequestIdFilter(logging.Filter):
+    """Puts the request id (a job's: its enqueuing request's) on every log record."""
+
     def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = g.get("request_id", "-") if has_request_context() else getattr(
+        record.request_id = g.get("request_id", "-") if has_app_context() else getattr(
             record, "request_id", "-")
         return True
 
