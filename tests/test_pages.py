@@ -478,3 +478,14 @@ def test_every_form_field_a_person_fills_in_has_a_label(client, path):
             if attrs.get("type") in ("hidden", "submit"):
                 continue
             assert attrs["name"] in form["labelled"], f"{path}: {attrs['name']} has no label"
+
+
+def test_an_oversized_form_field_on_forgot_password_is_refused_with_413(client, mailbox):
+    # Werkzeug refuses a form field over 500 KB when the form is read; the rate-limit key reads it first.
+    response = client.post("/forgot-password", data={"email": "a" * 600_000}, content_type="multipart/form-data")
+    assert response.status_code == 413
+    assert "Traceback" not in response.get_data(as_text=True)
+    # the limiter still counts in its real storage: three posts for one email, then a 429
+    for _ in range(3):
+        assert client.post("/forgot-password", data={"email": "x@example.com"}).status_code == 200
+    assert client.post("/forgot-password", data={"email": "x@example.com"}).status_code == 429

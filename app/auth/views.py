@@ -12,7 +12,7 @@ from app.auth import schemas, service
 from app.auth import sessions as auth_sessions
 from app.common.http import accepts_form, is_form_post, json_body, ok
 from app.common.openapi import api_doc
-from app.common.schemas import MessageSchema
+from app.common.ratelimit import configured, email_key
 from app.common.security import same_origin_url
 from app.errors import ApiError
 from app.extensions import limiter
@@ -20,21 +20,6 @@ from app.extensions import limiter
 bp = Blueprint("auth", __name__, url_prefix="/api")
 
 SAME_ANSWER = "If an account with this email exists, we have sent it a mail."
-
-
-def _limit(name: str):
-    return lambda: current_app.config[f"RATELIMIT_{name}"]
-
-
-def _body_email() -> str:
-    # A rate-limit key must never raise: Flask-Limiter takes any error for a storage outage and
-    # switches to its per-process fallback. An unreadable body (413) is refused by the view.
-    try:
-        data = request.get_json(silent=True, force=True) if not is_form_post() else request.form
-    except HTTPException:
-        data = None
-    email = data.get("email") if isinstance(data, dict) or hasattr(data, "get") else None
-    return email.strip().lower() if isinstance(email, str) and email.strip() else get_remote_address()
 
 
 def _failed_signin(_response) -> bool:
@@ -57,7 +42,7 @@ def session_body(user, auth_session) -> dict:
 
 
 @bp.post("/register")
-@limiter.shared_limit(_limit("REGISTER_IP"), scope="register", key_func=get_remote_address)
+@limiter.shared_limit(configured("REGISTER_IP"), scope="register", key_func=get_remote_address)
 @api_doc("Register an account (sends a verification mail)", tags=["auth"], body=schemas.RegisterSchema,
          responses={201: ("Registered", schemas.RegisteredUserSchema)})
 def register():
@@ -76,7 +61,7 @@ def verify_email():
 
 
 @bp.post("/resend-verification")
-@limiter.shared_limit(_limit("MAIL_EMAIL"), scope="resend-verification", key_func=_body_email)
+@limiter.shared_limit(configured("MAIL_EMAIL"), scope="resend-verification", key_func=email_key)
 @api_doc("Mail a new verification link", tags=["auth"], body=schemas.EmailOnlySchema,
          responses={200: ("Same answer whether or not the email exists", None)})
 def resend_verification():
@@ -85,7 +70,7 @@ def resend_verification():
 
 
 @bp.post("/forgot-password")
-@limiter.shared_limit(_limit("MAIL_EMAIL"), scope="forgot-password", key_func=_body_email)
+@limiter.shared_limit(configured("MAIL_EMAIL"), scope="forgot-password", key_func=email_key)
 @api_doc("Mail a password reset link", tags=["auth"], body=schemas.EmailOnlySchema,
          responses={200: ("Same answer whether or not the email exists", None)})
 def forgot_password():
@@ -104,9 +89,9 @@ def reset_password():
 
 @bp.post("/auth/signin")
 @accepts_form(error_redirect=_login_error_url)
-@limiter.limit(_limit("SIGNIN_EMAIL"), key_func=lambda: "email:" + _body_email(), deduct_when=_failed_signin,
+@limiter.limit(configured("SIGNIN_EMAIL"), key_func=lambda: "email:" + email_key(), deduct_when=_failed_signin,
                scope="signin-email")
-@limiter.limit(_limit("SIGNIN_IP"), key_func=get_remote_address, deduct_when=_failed_signin, scope="signin-ip")
+@limiter.limit(configured("SIGNIN_IP"), key_func=get_remote_address, deduct_when=_failed_signin, scope="signin-ip")
 @api_doc("Sign in with email and password", tags=["auth"], body=schemas.SignInSchema,
          form_body=schemas.SignInFormSchema, envelope=False,
          responses={200: ("JSON request: the session and the callback address", schemas.SignInResultSchema),

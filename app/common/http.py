@@ -116,6 +116,10 @@ def install_request_hooks(app: Flask) -> None:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge()
+        if is_form_post():
+            # Parse forms now: a field over Werkzeug's form memory limit is a 413 here, not an
+            # error inside a rate-limit key function (which would only half-read the stream).
+            request.form
 
     @app.before_request
     def require_json_bodies():

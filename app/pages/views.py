@@ -12,6 +12,7 @@ from marshmallow import EXCLUDE, ValidationError
 from sqlalchemy import text
 
 from app.auth import schemas, service
+from app.common.ratelimit import configured, email_key
 from app.common.security import same_origin_url
 from app.errors import ApiError, flatten_messages
 from app.extensions import db, limiter
@@ -60,8 +61,7 @@ def login():
 
 
 @bp.route("/register", methods=["GET", "POST"])
-@limiter.shared_limit(lambda: current_app.config["RATELIMIT_REGISTER_IP"], scope="register",
-                      key_func=get_remote_address, methods=["POST"])
+@limiter.shared_limit(configured("REGISTER_IP"), scope="register", key_func=get_remote_address, methods=["POST"])
 def register():
     if request.method == "GET":
         return render_template("pages/register.html", form={}, error=None)
@@ -92,9 +92,7 @@ def verify_email():
 
 
 @bp.route("/forgot-password", methods=["GET", "POST"])
-@limiter.shared_limit(lambda: current_app.config["RATELIMIT_MAIL_EMAIL"], scope="forgot-password",
-                      key_func=lambda: (request.form.get("email") or "").strip().lower() or get_remote_address(),
-                      methods=["POST"])
+@limiter.shared_limit(configured("MAIL_EMAIL"), scope="forgot-password", key_func=email_key, methods=["POST"])
 def forgot_password():
     if request.method == "GET":
         return render_template("pages/forgot_password.html", error=None)

@@ -1,0 +1,30 @@
+"""Rate-limit helpers shared by the API and the pages."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import current_app, request
+from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import HTTPException
+
+from app.common.http import is_form_post
+
+
+def configured(name: str) -> Callable[[], str]:
+    """The limit ``RATELIMIT_<name>`` from configuration, read per request."""
+    return lambda: current_app.config[f"RATELIMIT_{name}"]
+
+
+def email_key() -> str:
+    """The body's email (JSON or form), lower-cased; the client address when there is none.
+
+    Never raises: Flask-Limiter takes any error in a key function for a storage
+    outage and falls back to per-process memory. An unreadable body (413) is
+    refused by the view when it reads it.
+    """
+    try:
+        data = request.form if is_form_post() else request.get_json(silent=True, force=True)
+    except HTTPException:
+        data = None
+    email = data.get("email") if hasattr(data, "get") else None
+    return email.strip().lower() if isinstance(email, str) and email.strip() else get_remote_address()
