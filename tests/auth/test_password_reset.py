@@ -1,3 +1,5 @@
+import pytest
+
 from app.account.models import User
 from app.auth.models import AuthSession
 from tests.support import link_token
@@ -85,9 +87,12 @@ def test_a_verification_token_cannot_reset_a_password(client, mailbox):
     assert response.status_code == 403 and response.get_json()["code"] == "TOKEN_INVALID"
 
 
-def test_forgot_password_is_limited_to_three_per_hour_per_email(client):
+@pytest.mark.parametrize("path", ["/api/forgot-password", "/api/resend-verification"])
+def test_mail_requests_are_limited_to_three_per_hour_per_email(client, path):
     for _ in range(3):
-        assert client.post("/api/forgot-password", json={"email": "x@example.com"}).status_code == 200
-    response = client.post("/api/forgot-password", json={"email": "x@example.com"})
+        assert client.post(path, json={"email": "x@example.com"}).status_code == 200
+    response = client.post(path, json={"email": "X@example.com"})
     assert response.status_code == 429 and response.get_json()["code"] == "RATE_LIMITED"
-    assert "Retry-After" in response.headers
+    assert int(response.headers["Retry-After"]) > 0
+    # another email is not affected
+    assert client.post(path, json={"email": "y@example.com"}).status_code == 200
