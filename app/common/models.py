@@ -1,6 +1,7 @@
 """Model building blocks: opaque ids, UTC timestamps, timestamp mixin."""
 from __future__ import annotations
 
+import re
 import secrets
 import sqlite3
 from datetime import datetime, timezone
@@ -9,9 +10,17 @@ from sqlalchemy import DateTime, Engine, String, TypeDecorator, event
 from sqlalchemy.orm import Mapped, mapped_column
 
 
+_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def new_id() -> str:
     """An opaque, unguessable id: 96 random bits as 24 hex characters."""
     return secrets.token_hex(12)
+
+
+def plausible_id(value: str) -> bool:
+    """Whether ``value`` could be one of our ids; anything else is not looked up (a NUL would upset PostgreSQL)."""
+    return bool(_ID_SHAPE.fullmatch(value))
 
 
 def utcnow() -> datetime:

@@ -30,7 +30,7 @@ RESPONSE_HEADERS = {
 
 def api_doc(summary: str, *, tags: list[str], body: Schema | None = None, form_body: Schema | None = None,
             responses: dict[int, tuple[str, Schema | dict | None]] | None = None, query: Schema | None = None,
-            auth: bool = False, envelope: bool = True):
+            auth: bool = False, envelope: bool = True, list_meta: bool = False):
     """Describe a view for the OpenAPI document.
 
     ``responses`` maps a status to (description, schema); with ``envelope`` a
@@ -40,7 +40,8 @@ def api_doc(summary: str, *, tags: list[str], body: Schema | None = None, form_b
 
     def decorate(view):
         view.api_doc = dict(summary=summary, tags=tags, body=body, form_body=form_body,
-                            responses=responses or {}, query=query, auth=auth, envelope=envelope)
+                            responses=responses or {}, query=query, auth=auth, envelope=envelope,
+                            list_meta=list_meta)
         return view
 
     return decorate
@@ -64,7 +65,7 @@ def _envelope(spec: APISpec, schema, list_meta: bool) -> dict:
         props["data"] = data_ref
     if list_meta:
         props["meta"] = {"$ref": "#/components/schemas/PageMeta"}
-    return {"type": "object", "required": ["success"] + (["data"] if schema is not None else []),
+    return {"type": "object", "required": ["success"] + (["data"] if schema is not None else []) + (["meta"] if list_meta else []),
             "properties": props}
 
 
@@ -120,7 +121,7 @@ def build_spec(app: Flask) -> dict:
                 if status in (301, 302, 303, 307):
                     response["headers"]["Location"] = {"required": True, "schema": {"type": "string"}}
                 elif schema is not None or doc["envelope"]:
-                    body = _envelope(spec, schema, list_meta=False) if doc["envelope"] else schema
+                    body = _envelope(spec, schema, list_meta=doc["list_meta"]) if doc["envelope"] else schema
                     response["content"] = {"application/json": {"schema": body}}
                 op["responses"][str(status)] = response
             if doc["auth"]:

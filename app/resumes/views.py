@@ -1,4 +1,69 @@
-"""Resumes endpoints (built by their own issue)."""
-from flask import Blueprint
+"""Resume and template endpoints: HTTP only."""
+from __future__ import annotations
+
+import math
+
+from flask import Blueprint, request
+from flask_login import current_user, login_required
+
+from app.common.http import json_body, ok
+from app.common.openapi import api_doc
+from app.resumes import schemas, service
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
+
+NOT_FOUND = "RESUME_NOT_FOUND (unknown or deleted) or RESUME_NOT_OWNED"
+
+
+@bp.get("/templates")
+@api_doc("List the resume templates", tags=["templates"],
+         responses={200: ("Templates", schemas.TemplateListItemSchema(many=True))})
+def list_templates():
+    return ok(schemas.TemplateListItemSchema(many=True).dump(service.list_templates()))
+
+
+@bp.get("/resumes")
+@login_required
+@api_doc("List your resumes, newest first", tags=["resumes"], auth=True, query=schemas.ListQuerySchema,
+         responses={200: ("A page of resumes with meta", schemas.ResumeListItemSchema(many=True))}, list_meta=True)
+def list_resumes():
+    query = schemas.ListQuerySchema().load(request.args.to_dict())
+    resumes, total = service.list_resumes(current_user, page=query["page"], limit=query["limit"],
+                                          status=query.get("status"))
+    meta = {"total": total, "page": query["page"], "limit": query["limit"],
+            "totalPages": math.ceil(total / query["limit"])}
+    return ok(schemas.ResumeListItemSchema(many=True).dump(resumes), meta=meta)
+
+
+@bp.post("/resumes")
+@login_required
+@api_doc("Create a resume (DRAFT)", tags=["resumes"], auth=True, body=schemas.ResumeCreateSchema,
+         responses={201: ("Created", schemas.CreatedResumeSchema)})
+def create_resume():
+    resume = service.create_resume(current_user, json_body(schemas.ResumeCreateSchema()))
+    return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message="Resume created.")
+
+
+@bp.get("/resumes/<resume_id>")
+@login_required
+@api_doc("Read a resume", tags=["resumes"], auth=True, responses={200: ("Resume", schemas.ResumeDetailSchema)})
+def get_resume(resume_id: str):
+    return ok(schemas.ResumeDetailSchema().dump(service.get_owned_resume(current_user, resume_id)))
+
+
+@bp.put("/resumes/<resume_id>")
+@login_required
+@api_doc("Update a resume (fields left out stay as they are)", tags=["resumes"], auth=True,
+         body=schemas.ResumeUpdateSchema, responses={200: ("Updated resume", schemas.ResumeDetailSchema)})
+def update_resume(resume_id: str):
+    data = json_body(schemas.ResumeUpdateSchema())
+    resume = service.update_resume(current_user, resume_id, data)
+    return ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated.")
+
+
+@bp.delete("/resumes/<resume_id>")
+@login_required
+@api_doc("Delete a resume (soft)", tags=["resumes"], auth=True, responses={200: ("Deleted", None)})
+def delete_resume(resume_id: str):
+    service.delete_resume(current_user, resume_id)
+    return ok(message="Resume deleted.")

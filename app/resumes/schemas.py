@@ -1,0 +1,200 @@
+"""What goes over the wire for resumes and templates.
+
+Limits on content (the contract leaves them to us; see docs/api-decisions.md):
+short strings 200 characters, summaries and descriptions 5,000, 50 items a
+section, 100 skills or technologies, dates ``YYYY-MM`` (an empty ``endDate``
+means "present").
+"""
+from __future__ import annotations
+
+import re
+
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+
+from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictInteger, StrictString, Timestamp
+from app.resumes.models import SECTIONS, STATUSES
+
+MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
+
+
+def _text(max_length: int, **kwargs):
+    return StrictString(validate=validate.Length(max=max_length), load_default="", **kwargs)
+
+
+class Month(StrictString):
+    """``YYYY-MM`` or an empty string."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        if value and not MONTH.match(value):
+            raise ValidationError("Use the YYYY-MM format (e.g. 2024-03), or an empty string.")
+        return value
+
+
+class Url(StrictString):
+    """An http(s) URL or an empty string."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        if value:
+            validate.URL(schemes={"http", "https"}, require_tld=False)(value)
+        return value
+
+
+def _string_list(max_items: int, max_length: int = 100):
+    return fields.List(StrictString(validate=validate.Length(min=1, max=max_length)),
+                       validate=validate.Length(max=max_items), load_default=list)
+
+
+class _Period(InputSchema):
+    startDate = Month(load_default="")
+    endDate = Month(load_default="")
+
+    @validates_schema
+    def end_after_start(self, data, **kwargs):
+        start, end = data.get("startDate"), data.get("endDate")
+        if start and end and end < start:
+            raise ValidationError("Must not be before startDate.", field_name="endDate")
+
+
+class PersonalInfoSchema(InputSchema):
+    name = _text(200)
+    email = _text(254)
+    phone = _text(50)
+    address = _text(300)
+    summary = _text(5000)
+
+
+class WorkExperienceSchema(_Period):
+    company = _text(200)
+    position = _text(200)
+    description = _text(5000)
+
+
+class EducationSchema(_Period):
+    school = _text(200)
+    degree = _text(200)
+
+
+class ProjectSchema(_Period):
+    """A project entry; ``id`` is assigned by the server when it is left out."""
+
+    id = StrictString(validate=validate.Length(min=1, max=64))
+    name = _text(200)
+    description = _text(5000)
+    technologies = _string_list(100)
+    url = Url(validate=validate.Length(max=2048), load_default="")
+    highlights = _string_list(50, 500)
+
+
+class ContentSchema(InputSchema):
+    personalInfo = fields.Nested(PersonalInfoSchema, load_default=dict)
+    workExperience = fields.List(fields.Nested(WorkExperienceSchema), validate=validate.Length(max=50),
+                                 load_default=list)
+    education = fields.List(fields.Nested(EducationSchema), validate=validate.Length(max=50), load_default=list)
+    skills = _string_list(100)
+    projects = fields.List(fields.Nested(ProjectSchema), validate=validate.Length(max=50), load_default=list)
+
+    @post_load
+    def fill_personal_info(self, data, **kwargs):
+        if not isinstance(data["personalInfo"], dict) or set(data["personalInfo"]) != set(PersonalInfoSchema().fields):
+            data["personalInfo"] = PersonalInfoSchema().load(data["personalInfo"] or {})
+        return data
+
+
+class VisibilitySchema(InputSchema):
+    personalInfo = StrictBoolean()
+    workExperience = StrictBoolean()
+    education = StrictBoolean()
+    skills = StrictBoolean()
+    projects = StrictBoolean()
+
+
+class Title(StrictString):
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
+class ResumeCreateSchema(InputSchema):
+    title = Title(required=True, validate=validate.Length(min=1, max=200))
+    templateId = StrictString(required=True, validate=validate.Length(min=1, max=64))
+    contentJson = fields.Nested(ContentSchema)
+    sectionsVisibility = fields.Nested(VisibilitySchema)
+    targetJobDescription = StrictString(allow_none=True, validate=validate.Length(max=20_000))
+
+
+class ResumeUpdateSchema(ResumeCreateSchema):
+    title = Title(validate=validate.Length(min=1, max=200))
+    templateId = StrictString(validate=validate.Length(min=1, max=64))
+    status = StrictString(validate=validate.OneOf(STATUSES))
+
+
+class ListQuerySchema(InputSchema):
+    """Query string of GET /api/resumes (values arrive as strings)."""
+
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=1_000_000))
+    limit = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100))
+    status = fields.String(validate=validate.OneOf(STATUSES))
+
+
+# Output -------------------------------------------------------------------
+class TemplateRefSchema(OutputSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    category = fields.String(required=True)
+
+
+class TemplateDetailSchema(TemplateRefSchema):
+    htmlTemplate = fields.String(required=True, attribute="html_template")
+    cssStyles = fields.String(required=True, attribute="css_styles")
+
+
+class TemplateListItemSchema(TemplateRefSchema):
+    tier = fields.String(required=True, validate=validate.OneOf(["basic", "premium"]))
+
+
+class ShareInfoSchema(OutputSchema):
+    isEnabled = fields.Boolean(required=True)
+    viewCount = fields.Integer(required=True)
+    hasPassword = fields.Boolean(required=True)
+    lastViewedAt = Timestamp(required=True, allow_none=True)
+
+
+class _ResumeBase(OutputSchema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    templateId = fields.String(required=True, attribute="template_id")
+    template = fields.Nested(TemplateRefSchema, required=True)
+
+
+class CreatedResumeSchema(_ResumeBase):
+    """The create response: exactly the contract's list."""
+
+    contentJson = fields.Dict(required=True, attribute="content_json")
+    createdAt = Timestamp(required=True, attribute="created_at")
+    updatedAt = Timestamp(required=True, attribute="updated_at")
+
+
+class _ScoredResume(_ResumeBase):
+    atsScore = StrictInteger(required=True, allow_none=True, attribute="ats_score")
+    keywordMatchScore = StrictInteger(required=True, allow_none=True, attribute="keyword_match_score")
+    createdAt = Timestamp(required=True, attribute="created_at")
+    updatedAt = Timestamp(required=True, attribute="updated_at")
+
+
+class ResumeListItemSchema(_ScoredResume):
+    shareInfo = fields.Method("get_share_info", required=True, allow_none=True,
+                              metadata={"description": "null for a resume never shared"})
+
+    def get_share_info(self, resume):
+        share = getattr(resume, "share", None)
+        return None if share is None else ShareInfoSchema().dump(share)
+
+
+class ResumeDetailSchema(_ScoredResume):
+    template = fields.Nested(TemplateDetailSchema, required=True)
+    contentJson = fields.Dict(required=True, attribute="content_json")
+    sectionsVisibility = fields.Dict(keys=fields.String(validate=validate.OneOf(SECTIONS)),
+                                     values=fields.Boolean(), required=True, attribute="sections_visibility")
+    targetJobDescription = fields.String(required=True, allow_none=True, attribute="target_job_description")

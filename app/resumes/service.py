@@ -1,0 +1,129 @@
+"""Resume use cases. Each public function commits at most once and raises ApiError."""
+from __future__ import annotations
+
+import json
+import secrets
+
+from sqlalchemy import func
+
+from app.account.models import User
+from app.account.plans import plan_for, within
+from app.common.models import plausible_id, utcnow
+from app.errors import ApiError
+from app.extensions import db
+from app.resumes import scoring
+from app.resumes.models import SECTIONS, Resume, Template
+
+MAX_CONTENT_BYTES = 256 * 1024
+
+
+def empty_content() -> dict:
+    return {"personalInfo": {k: "" for k in ("name", "email", "phone", "address", "summary")},
+            "workExperience": [], "education": [], "skills": [], "projects": []}
+
+
+def get_owned_resume(user: User, resume_id: str) -> Resume:
+    """The user's live resume with this id.
+
+    Raises RESUME_NOT_FOUND (unknown or deleted; ``details.resumeId``) or
+    RESUME_NOT_OWNED (another user's).
+    """
+    resume = db.session.scalar(Resume.live().where(Resume.id == resume_id)) if plausible_id(resume_id) else None
+    if resume is None:
+        raise ApiError("RESUME_NOT_FOUND", "This resume does not exist or was deleted.", {"resumeId": resume_id})
+    if resume.user_id != user.id:
+        raise ApiError("RESUME_NOT_OWNED", "This resume belongs to another user.", {"resumeId": resume_id})
+    return resume
+
+
+def list_templates() -> list[Template]:
+    return list(db.session.scalars(db.select(Template).order_by(Template.tier, Template.name)))
+
+
+def _usable_template(user: User, template_id: str) -> Template:
+    """Raises INVALID_TEMPLATE for an unknown template or a premium one on a basic plan."""
+    template = db.session.get(Template, template_id) if plausible_id(template_id) else None
+    if template is None:
+        raise ApiError("INVALID_TEMPLATE", "This template does not exist.", {"templateId": template_id})
+    if template.tier == "premium" and plan_for(user.subscription_type).templates_access != "all":
+        raise ApiError("INVALID_TEMPLATE", "This template needs a Premium plan.", {"templateId": template_id})
+    return template
+
+
+def _checked_content(content: dict) -> dict:
+    """Give project entries ids; raises CONTENT_TOO_LARGE over 256 KiB serialized."""
+    for project in content["projects"]:
+        project.setdefault("id", secrets.token_hex(8))
+    if len(json.dumps(content, ensure_ascii=False).encode("utf-8")) > MAX_CONTENT_BYTES:
+        raise ApiError("CONTENT_TOO_LARGE", "contentJson is larger than 256 KiB.", {"field": "contentJson"})
+    return content
+
+
+def live_resume_count(user: User) -> int:
+    return db.session.scalar(db.select(func.count()).select_from(Resume)
+                             .where(Resume.user_id == user.id, Resume.deleted_at.is_(None)))
+
+
+def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tuple[list[Resume], int]:
+    """A page of the user's live resumes, newest ``updatedAt`` first, and the total (two statements)."""
+    query = Resume.live().where(Resume.user_id == user.id)
+    if status:
+        query = query.where(Resume.status == status)
+    total = db.session.scalar(db.select(func.count()).select_from(query.subquery()))
+    page_query = query.order_by(Resume.updated_at.desc(), Resume.id.desc()).offset((page - 1) * limit).limit(limit)
+    return list(db.session.scalars(page_query)), total
+
+
+def create_resume(user: User, data: dict) -> Resume:
+    """A DRAFT resume. Commits. Raises INVALID_TEMPLATE, CONTENT_TOO_LARGE, SUBSCRIPTION_LIMIT_EXCEEDED."""
+    plan = plan_for(user.subscription_type)
+    if not within(plan.resumes_limit, live_resume_count(user)):
+        raise ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
+                       f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
+                       {"limit": plan.resumes_limit, "resource": "resumes"})
+    template = _usable_template(user, data["templateId"])
+    visibility = {section: True for section in SECTIONS} | data.get("sectionsVisibility", {})
+    resume = Resume(user_id=user.id, title=data["title"], status="DRAFT", template=template,
+                    content_json=_checked_content(data.get("contentJson") or empty_content()),
+                    sections_visibility=visibility,
+                    target_job_description=data.get("targetJobDescription"))
+    _score(resume)
+    db.session.add(resume)
+    db.session.commit()
+    return resume
+
+
+def update_resume(user: User, resume_id: str, data: dict) -> Resume:
+    """Apply the given fields (a given ``contentJson`` replaces the content). Commits.
+
+    Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
+    """
+    resume = get_owned_resume(user, resume_id)
+    if "templateId" in data and data["templateId"] != resume.template_id:
+        resume.template = _usable_template(user, data["templateId"])
+    for field, attribute in (("title", "title"), ("status", "status"),
+                             ("targetJobDescription", "target_job_description")):
+        if field in data:
+            setattr(resume, attribute, data[field])
+    if "contentJson" in data:
+        resume.content_json = _checked_content(data["contentJson"])
+    if "sectionsVisibility" in data:
+        resume.sections_visibility = resume.sections_visibility | data["sectionsVisibility"]
+    if {"contentJson", "targetJobDescription"} & data.keys():
+        _score(resume)
+    if data:
+        resume.updated_at = utcnow()  # any change, even one SQLAlchemy sees as none, moves it up the list
+    db.session.commit()
+    return resume
+
+
+def delete_resume(user: User, resume_id: str) -> None:
+    """Soft delete. Commits. Raises RESUME_NOT_FOUND (also for a second delete), RESUME_NOT_OWNED."""
+    resume = get_owned_resume(user, resume_id)
+    resume.deleted_at = utcnow()
+    db.session.commit()
+
+
+def _score(resume: Resume) -> None:
+    resume.ats_score, resume.keyword_match_score = scoring.scores(resume.content_json,
+                                                                  resume.target_job_description)
