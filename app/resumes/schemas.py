@@ -87,6 +87,24 @@ class ProjectSchema(_Period):
     highlights = _string_list(50, 500)
 
 
+class ProjectInputSchema(ProjectSchema):
+    """A project entry sent on its own: its id is the server's."""
+
+    class Meta:
+        exclude = ("id",)
+
+
+class ProjectOutputSchema(OutputSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    description = fields.String(required=True)
+    technologies = fields.List(fields.String(), required=True)
+    url = fields.String(required=True)
+    startDate = fields.String(required=True)
+    endDate = fields.String(required=True)
+    highlights = fields.List(fields.String(), required=True)
+
+
 class ContentSchema(InputSchema):
     personalInfo = fields.Nested(PersonalInfoSchema, load_default=dict)
     workExperience = fields.List(fields.Nested(WorkExperienceSchema), validate=validate.Length(max=50),

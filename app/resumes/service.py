@@ -127,3 +127,52 @@ def delete_resume(user: User, resume_id: str) -> None:
 def _score(resume: Resume) -> None:
     resume.ats_score, resume.keyword_match_score = scoring.scores(resume.content_json,
                                                                   resume.target_job_description)
+
+
+# Project entries: the items of contentJson.projects ---------------------------
+def list_projects(user: User, resume_id: str) -> list[dict]:
+    """Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED."""
+    return get_owned_resume(user, resume_id).content_json["projects"]
+
+
+def add_project(user: User, resume_id: str, entry: dict) -> dict:
+    """Append a project entry (a new id). Commits. Raises as ``update_resume``."""
+    resume = get_owned_resume(user, resume_id)
+    entry = {"id": secrets.token_hex(8), **entry}
+    _replace_projects(resume, resume.content_json["projects"] + [entry])
+    return entry
+
+
+def update_project(user: User, resume_id: str, project_id: str, changes: dict) -> dict:
+    """Apply the given fields to one entry. Commits. Raises NOT_FOUND (``details.projectId``) and as above."""
+    resume = get_owned_resume(user, resume_id)
+    projects = [dict(p) for p in resume.content_json["projects"]]
+    entry = _find_project(projects, project_id)
+    entry.update(changes)
+    if entry.get("startDate") and entry.get("endDate") and entry["endDate"] < entry["startDate"]:
+        raise ApiError("VALIDATION_ERROR", "endDate: Must not be before startDate.", {"field": "endDate"})
+    _replace_projects(resume, projects)
+    return entry
+
+
+def delete_project(user: User, resume_id: str, project_id: str) -> None:
+    """Remove one entry. Commits. Raises NOT_FOUND (``details.projectId``) and as above."""
+    resume = get_owned_resume(user, resume_id)
+    projects = resume.content_json["projects"]
+    entry = _find_project(projects, project_id)
+    _replace_projects(resume, [p for p in projects if p is not entry])
+
+
+def _find_project(projects: list[dict], project_id: str) -> dict:
+    for project in projects:
+        if project.get("id") == project_id:
+            return project
+    raise ApiError("NOT_FOUND", "This project entry does not exist.", {"projectId": project_id})
+
+
+def _replace_projects(resume: Resume, projects: list[dict]) -> None:
+    # A new dict: SQLAlchemy only notices a JSON column change by assignment.
+    resume.content_json = _checked_content({**resume.content_json, "projects": projects})
+    _score(resume)
+    resume.updated_at = utcnow()
+    db.session.commit()

@@ -67,3 +67,38 @@ def update_resume(resume_id: str):
 def delete_resume(resume_id: str):
     service.delete_resume(current_user, resume_id)
     return ok(message="Resume deleted.")
+
+
+@bp.get("/resumes/<resume_id>/projects")
+@login_required
+@api_doc("List a resume's project entries", tags=["projects"], auth=True,
+         responses={200: ("Project entries", schemas.ProjectOutputSchema(many=True))})
+def list_projects(resume_id: str):
+    return ok(schemas.ProjectOutputSchema(many=True).dump(service.list_projects(current_user, resume_id)))
+
+
+@bp.post("/resumes/<resume_id>/projects")
+@login_required
+@api_doc("Add a project entry", tags=["projects"], auth=True, body=schemas.ProjectInputSchema,
+         responses={201: ("Created entry", schemas.ProjectOutputSchema)})
+def add_project(resume_id: str):
+    entry = service.add_project(current_user, resume_id, json_body(schemas.ProjectInputSchema()))
+    return ok(schemas.ProjectOutputSchema().dump(entry), status=201, message="Project added.")
+
+
+@bp.put("/resumes/<resume_id>/projects/<project_id>")
+@login_required
+@api_doc("Change a project entry (fields left out stay)", tags=["projects"], auth=True,
+         body=schemas.ProjectInputSchema, responses={200: ("Updated entry", schemas.ProjectOutputSchema)})
+def update_project(resume_id: str, project_id: str):
+    changes = json_body(schemas.ProjectInputSchema(partial=True))
+    entry = service.update_project(current_user, resume_id, project_id, changes)
+    return ok(schemas.ProjectOutputSchema().dump(entry), message="Project updated.")
+
+
+@bp.delete("/resumes/<resume_id>/projects/<project_id>")
+@login_required
+@api_doc("Remove a project entry", tags=["projects"], auth=True, responses={200: ("Removed", None)})
+def delete_project(resume_id: str, project_id: str):
+    service.delete_project(current_user, resume_id, project_id)
+    return ok(message="Project removed.")
