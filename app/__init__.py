@@ -31,6 +31,9 @@ def create_app(config: str | dict | None = None) -> Flask:
     from app.common.models import render_migration_item
     from app.extensions import db, limiter, migrate
 
+    from app.common.models import Clock
+
+    app.extensions["clock"] = Clock()
     configure_logging(app)
     # Before the limiter: our before-request checks (request id, 413, 415) run first,
     # and our after-request hook runs after the limiter's header injection.
@@ -49,6 +52,7 @@ def create_app(config: str | dict | None = None) -> Flask:
 
     from app.account.views import bp as account_bp
     from app.auth.views import bp as auth_bp
+    from app.pages import share as _share_pages  # noqa: F401  (routes on the pages blueprint)
     from app.pages.views import bp as pages_bp
     from app.resumes.views import bp as resumes_bp
     from app.webhooks.views import bp as webhooks_bp

@@ -63,6 +63,7 @@ class Config:
     AUTH_COOKIE_NAME = "sid"  # the server-side session's random value
     VERIFY_TOKEN_LIFETIME = timedelta(hours=24)
     RESET_TOKEN_LIFETIME = timedelta(hours=1)
+    SHARE_UNLOCK_LIFETIME = timedelta(hours=12)  # a browser that entered a share's password
 
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 
@@ -72,6 +73,7 @@ class Config:
     RATELIMIT_REGISTER_IP = "10 per hour"
     RATELIMIT_MAIL_EMAIL = "3 per hour"
     RATELIMIT_AUTHENTICATED = "600 per minute"
+    RATELIMIT_SHARE_PASSWORD = "10 per 10 minutes"
     RATELIMIT_HEADERS_ENABLED = True
     RATELIMIT_KEY_PREFIX = "rl"
 
@@ -140,7 +142,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
                                             "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
-    for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED"):
+    for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg

@@ -12,7 +12,7 @@ from app.auth import schemas, service
 from app.auth import sessions as auth_sessions
 from app.common.http import accepts_form, is_form_post, json_body, ok
 from app.common.openapi import api_doc
-from app.common.ratelimit import configured, email_key
+from app.common.ratelimit import configured, email_key, failed
 from app.common.security import same_origin_url
 from app.errors import ApiError
 from app.extensions import limiter
@@ -20,10 +20,6 @@ from app.extensions import limiter
 bp = Blueprint("auth", __name__, url_prefix="/api")
 
 SAME_ANSWER = "If an account with this email exists, we have sent it a mail."
-
-
-def _failed_signin(_response) -> bool:
-    return g.get("signin_failed", False)
 
 
 def _login_error_url(code: str) -> str:
@@ -89,9 +85,9 @@ def reset_password():
 
 @bp.post("/auth/signin")
 @accepts_form(error_redirect=_login_error_url)
-@limiter.limit(configured("SIGNIN_EMAIL"), key_func=lambda: "email:" + email_key(), deduct_when=_failed_signin,
+@limiter.limit(configured("SIGNIN_EMAIL"), key_func=lambda: "email:" + email_key(), deduct_when=failed("signin_failed"),
                scope="signin-email")
-@limiter.limit(configured("SIGNIN_IP"), key_func=get_remote_address, deduct_when=_failed_signin, scope="signin-ip")
+@limiter.limit(configured("SIGNIN_IP"), key_func=get_remote_address, deduct_when=failed("signin_failed"), scope="signin-ip")
 @api_doc("Sign in with email and password", tags=["auth"], body=schemas.SignInSchema,
          form_body=schemas.SignInFormSchema, envelope=False,
          responses={200: ("JSON request: the session and the callback address", schemas.SignInResultSchema),

@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 import secrets
 import sqlite3
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app, has_app_context
 
 from sqlalchemy import DateTime, Engine, String, TypeDecorator, event
 from sqlalchemy.orm import Mapped, mapped_column
@@ -23,7 +25,23 @@ def plausible_id(value: str) -> bool:
     return bool(_ID_SHAPE.fullmatch(value))
 
 
+class Clock:
+    """The app's time source (``app.extensions["clock"]``). Tests move it with ``advance``."""
+
+    def __init__(self):
+        self.offset = timedelta(0)
+
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc) + self.offset
+
+    def advance(self, **delta) -> None:
+        self.offset += timedelta(**delta)
+
+
 def utcnow() -> datetime:
+    """Now, in UTC, by the current app's clock."""
+    if has_app_context():
+        return current_app.extensions["clock"].now()
     return datetime.now(timezone.utc)
 
 

@@ -28,3 +28,15 @@ def email_key() -> str:
         data = None
     email = data.get("email") if hasattr(data, "get") else None
     return email.strip().lower() if isinstance(email, str) and email.strip() else get_remote_address()
+
+
+def address_and_token_key() -> str:
+    """Client address and the share token in the path: share password attempts."""
+    return f"{get_remote_address()}:{(request.view_args or {}).get('token', '')}"
+
+
+def failed(flag: str) -> Callable:
+    """A ``deduct_when`` that counts only requests whose view set ``g.<flag>``."""
+    from flask import g
+
+    return lambda _response: g.get(flag, False)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -51,8 +51,45 @@ class Resume(TimestampMixin, db.Model):
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     template: Mapped[Template] = relationship(lazy="joined", innerjoin=True)
+    share: Mapped[Share | None] = relationship(back_populates="resume", lazy="joined", uselist=False)
 
     @classmethod
     def live(cls):
         """The select every service uses: resumes not soft-deleted."""
         return db.select(cls).where(cls.deleted_at.is_(None))
+
+
+class Share(TimestampMixin, db.Model):
+    """A resume's public link (one per resume). The password is a bcrypt hash."""
+
+    __tablename__ = "shares"
+
+    id: Mapped[str] = id_column()
+    resume_id: Mapped[str] = mapped_column(ForeignKey("resumes.id", ondelete="CASCADE"), unique=True, nullable=False)
+    token: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    is_enabled: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
+    password_hash: Mapped[str | None] = mapped_column(String(60))
+    allow_download: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    allow_comments: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    view_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    last_viewed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    resume: Mapped[Resume] = relationship(back_populates="share")
+
+    @property
+    def has_password(self) -> bool:
+        return self.password_hash is not None
+
+
+class Comment(db.Model):
+    """A visitor's comment on a shared resume."""
+
+    __tablename__ = "comments"
+    __table_args__ = (Index("ix_comments_resume_created", "resume_id", "created_at"),)
+
+    id: Mapped[str] = id_column()
+    resume_id: Mapped[str] = mapped_column(ForeignKey("resumes.id", ondelete="CASCADE"), nullable=False)
+    name: Mapped[str] = mapped_column(String(100), nullable=False)
+    text: Mapped[str] = mapped_column(Text, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)

@@ -172,10 +172,68 @@ class TemplateListItemSchema(TemplateRefSchema):
 
 
 class ShareInfoSchema(OutputSchema):
-    isEnabled = fields.Boolean(required=True)
-    viewCount = fields.Integer(required=True)
-    hasPassword = fields.Boolean(required=True)
-    lastViewedAt = Timestamp(required=True, allow_none=True)
+    isEnabled = fields.Boolean(required=True, attribute="is_enabled")
+    viewCount = fields.Integer(required=True, attribute="view_count")
+    hasPassword = fields.Boolean(required=True, attribute="has_password")
+    lastViewedAt = Timestamp(required=True, allow_none=True, attribute="last_viewed_at")
+
+
+class ShareInputSchema(InputSchema):
+    isEnabled = StrictBoolean()
+    password = StrictString(allow_none=True, validate=validate.Length(min=1, max=72),
+                            metadata={"format": "password", "writeOnly": True})
+    expiresAt = Timestamp(allow_none=True)
+    allowDownload = StrictBoolean()
+    allowComments = StrictBoolean()
+
+
+class ShareSettingsSchema(OutputSchema):
+    id = fields.String(required=True)
+    token = fields.String(required=True)
+    shareUrl = fields.Method("get_share_url", required=True)
+    isEnabled = fields.Boolean(required=True, attribute="is_enabled")
+    hasPassword = fields.Boolean(required=True, attribute="has_password")
+    allowDownload = fields.Boolean(required=True, attribute="allow_download")
+    allowComments = fields.Boolean(required=True, attribute="allow_comments")
+    viewCount = fields.Integer(required=True, attribute="view_count")
+    expiresAt = Timestamp(required=True, allow_none=True, attribute="expires_at")
+    createdAt = Timestamp(required=True, attribute="created_at")
+
+    def get_share_url(self, share):
+        return share_url(share)
+
+
+def share_url(share) -> str:
+    from flask import current_app
+
+    return f"{current_app.config['BASE_URL']}/share/{share.token}"
+
+
+class SharedResumeSchema(OutputSchema):
+    """What a visitor sees: hidden sections are left out of contentJson."""
+
+    title = fields.String(required=True, attribute="resume.title")
+    template = fields.Nested(TemplateRefSchema, required=True, attribute="resume.template")
+    contentJson = fields.Method("get_content", required=True)
+    allowDownload = fields.Boolean(required=True, attribute="allow_download")
+    allowComments = fields.Boolean(required=True, attribute="allow_comments")
+    viewCount = fields.Integer(required=True, attribute="view_count")
+
+    def get_content(self, share):
+        visible = share.resume.sections_visibility
+        return {k: v for k, v in share.resume.content_json.items() if visible.get(k, True)}
+
+
+class CommentInputSchema(InputSchema):
+    name = Title(required=True, validate=validate.Length(min=1, max=100))
+    text = StrictString(required=True, validate=validate.Length(min=1, max=2000))
+
+
+class CommentSchema(OutputSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    text = fields.String(required=True)
+    createdAt = Timestamp(required=True, attribute="created_at")
 
 
 class _ResumeBase(OutputSchema):

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, request
+from flask import Blueprint, g, request
 from flask_login import current_user, login_required
 
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
-from app.resumes import schemas, service
+from app.common.ratelimit import address_and_token_key, configured, failed
+from app.errors import ApiError
+from app.extensions import limiter
+from app.resumes import schemas, service, shares
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
@@ -102,3 +105,62 @@ def update_project(resume_id: str, project_id: str):
 def delete_project(resume_id: str, project_id: str):
     service.delete_project(current_user, resume_id, project_id)
     return ok(message="Project removed.")
+
+
+# Sharing --------------------------------------------------------------------
+@bp.post("/resumes/<resume_id>/share")
+@login_required
+@api_doc("Create the share link, or change the existing one", tags=["sharing"], auth=True,
+         body=schemas.ShareInputSchema, responses={201: ("Created", schemas.ShareSettingsSchema),
+                                                   200: ("Existing share changed", schemas.ShareSettingsSchema)})
+def create_share(resume_id: str):
+    share, created = shares.configure_share(current_user, resume_id, json_body(schemas.ShareInputSchema()),
+                                            create=True)
+    return ok(schemas.ShareSettingsSchema().dump(share), status=201 if created else 200)
+
+
+@bp.put("/resumes/<resume_id>/share")
+@login_required
+@api_doc("Change the share link (password and expiresAt may be null)", tags=["sharing"], auth=True,
+         body=schemas.ShareInputSchema, responses={200: ("Updated", schemas.ShareSettingsSchema)})
+def update_share(resume_id: str):
+    share, _ = shares.configure_share(current_user, resume_id, json_body(schemas.ShareInputSchema()),
+                                      create=False)
+    return ok(schemas.ShareSettingsSchema().dump(share))
+
+
+@bp.get("/resumes/<resume_id>/comments")
+@login_required
+@api_doc("Comments left on the shared resume, newest first", tags=["sharing"], auth=True,
+         responses={200: ("Comments", schemas.CommentSchema(many=True))})
+def list_comments(resume_id: str):
+    return ok(schemas.CommentSchema(many=True).dump(shares.list_comments(current_user, resume_id)))
+
+
+@bp.get("/share/<token>")
+@limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
+               deduct_when=failed("share_password_failed"), scope="share-password")
+@api_doc("A shared resume (public; X-Share-Password for a protected one)", tags=["sharing"],
+         responses={200: ("The resume, hidden sections left out", schemas.SharedResumeSchema)})
+def view_share(token: str):
+    try:
+        share = shares.view_share(token, request.headers.get("X-Share-Password"))
+    except ApiError as exc:
+        g.share_password_failed = exc.code == "INVALID_SHARE_PASSWORD"
+        raise
+    return ok(schemas.SharedResumeSchema().dump(share))
+
+
+@bp.post("/share/<token>/comments")
+@limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
+               deduct_when=failed("share_password_failed"), scope="share-password")
+@api_doc("Leave a comment on a shared resume (public)", tags=["sharing"], body=schemas.CommentInputSchema,
+         responses={201: ("Comment", schemas.CommentSchema)})
+def add_comment(token: str):
+    data = json_body(schemas.CommentInputSchema())
+    try:
+        comment = shares.add_comment(token, request.headers.get("X-Share-Password"), data)
+    except ApiError as exc:
+        g.share_password_failed = exc.code == "INVALID_SHARE_PASSWORD"
+        raise
+    return ok(schemas.CommentSchema().dump(comment), status=201, message="Comment added.")

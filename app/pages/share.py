@@ -1,0 +1,80 @@
+"""The public share page ``/share/<token>`` (registered on the pages blueprint).
+
+A protected share first asks for its password; a browser that gave it keeps a
+signed cookie for this share (path ``/share/<token>``) for 12 hours, which
+stops working when the owner changes the password.
+"""
+from __future__ import annotations
+
+from flask import current_app, g, redirect, render_template, request, url_for
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from marshmallow import EXCLUDE, ValidationError
+
+from app.common.ratelimit import address_and_token_key, configured, failed
+from app.errors import ApiError, flatten_messages
+from app.extensions import limiter
+from app.pages.views import bp
+from app.resumes import rendering, schemas, shares
+
+COOKIE = "share_unlock"
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="share-unlock")
+
+
+def _unlocked(share) -> bool:
+    if share.password_hash is None:
+        return True
+    try:
+        value = _serializer().loads(request.cookies.get(COOKIE, ""), max_age=shares.max_unlock_age())
+    except BadSignature:
+        return False
+    return value == shares.access_key(share)
+
+
+def _render(share, *, error: str | None = None, status: int = 200):
+    resume = share.resume
+    body = rendering.render_body(html_template=resume.template.html_template, title=resume.title,
+                                 content=resume.content_json, visible=resume.sections_visibility)
+    return render_template("pages/share.html", share=share, resume=resume, body=body,
+                           css=resume.template.css_styles, error=error), status
+
+
+_password_limit = limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
+                                deduct_when=failed("share_password_failed"), methods=["POST"],
+                                scope="share-password")
+
+
+@bp.route("/share/<token>", methods=["GET", "POST"])
+@_password_limit
+def share_page(token: str):
+    share = shares.find_share(token)  # 404 / 410 pages
+    if request.method == "POST":
+        try:
+            shares.check_share_password(share, request.form.get("password") or None)
+        except ApiError as exc:
+            g.share_password_failed = exc.code == "INVALID_SHARE_PASSWORD"
+            return render_template("pages/share_password.html", token=token, error=exc.message), exc.status
+        response = redirect(url_for("pages.share_page", token=token), 303)
+        response.set_cookie(COOKIE, _serializer().dumps(shares.access_key(share)), path=f"/share/{token}",
+                            max_age=shares.max_unlock_age(), httponly=True, samesite="Lax",
+                            secure=request.is_secure)
+        return response
+    if not _unlocked(share):
+        return render_template("pages/share_password.html", token=token, error=None)
+    return _render(shares.view_share(token, None, unlocked=True))
+
+
+@bp.post("/share/<token>/comments")
+def share_comment(token: str):
+    share = shares.find_share(token)
+    if not _unlocked(share):
+        return redirect(url_for("pages.share_page", token=token), 303)
+    try:
+        data = schemas.CommentInputSchema().load(request.form.to_dict(), unknown=EXCLUDE)
+        shares.add_comment(token, None, data, unlocked=True)
+    except ValidationError as exc:
+        field, message = next(iter(flatten_messages(exc.messages).items()))
+        return _render(share, error=f"{field}: {message}", status=400)
+    return redirect(url_for("pages.share_page", token=token, _anchor="comments"), 303)
