@@ -21,8 +21,8 @@ from tests.support import PASSWORD, html_part, link_token, text_part
 BASE_URL = "http://localhost:5000"  # the testing default; mail links and sign-out redirects use it
 ORIGIN = "http://localhost"  # what a browser on the test client's host sends
 NEW_PASSWORD = "battery staple 42"
-PAGES = ["/", "/login", "/register", "/forgot-password", "/verify-email?token=abc", "/reset-password?token=abc",
-         "/login?error=INVALID_CREDENTIALS"]
+PAGES = ["/", "/login", "/register", "/forgot-password", "/resend-verification", "/verify-email?token=abc",
+         "/reset-password?token=abc", "/login?error=INVALID_CREDENTIALS"]
 
 
 class Page(HTMLParser):
@@ -350,15 +350,65 @@ def test_verify_page_with_a_forged_token_is_refused(client):
     assert "This link is invalid or has already been used." in page(response).text
 
 
+def test_a_person_whose_verification_link_is_dead_can_mail_a_new_one_from_the_pages(client, mailbox, query):
+    first = register_with_form(client, mailbox)
+    dead = page(client.post("/verify-email", data={"token": "expired-or-mangled"}, headers={"Origin": ORIGIN}))
+    assert "/resend-verification" in dead.links
+    login_page = page(client.get(location(sign_in_with_form(client, "ada@example.com", PASSWORD))
+                                 .removeprefix(BASE_URL)))
+    assert "/resend-verification" in login_page.links  # offered next to "verify your email first"
+
+    response = submit(client, page(client.get("/resend-verification")).form("/resend-verification"),
+                      email="ada@example.com")
+
+    assert response.status_code == 200
+    assert "we have sent it a new verification link" in page(response).text
+    second = link_token(mailbox.wait_for("ada@example.com", count=2), f"{BASE_URL}/verify-email")
+    assert second != first
+    assert submit(client, page(client.get(f"/verify-email?token={second}")).form("/verify-email")).status_code == 200
+    assert is_verified(query, "ada@example.com")
+
+
+@pytest.mark.parametrize("verified", [True, None], ids=["verified account", "no account"])
+def test_resend_verification_page_answers_the_same_and_mails_nobody_else(client, app, mailbox, make_user,
+                                                                         verified):
+    if verified:
+        make_user("ada@example.com", verified=True)
+
+    response = submit(client, page(client.get("/resend-verification")).form("/resend-verification"),
+                      email="ada@example.com")
+
+    assert response.status_code == 200
+    assert "we have sent it a new verification link" in page(response).text
+    drain_jobs(app)
+    assert mailbox.messages == []
+
+
 def test_reset_page_with_a_forged_token_is_refused_and_the_password_stays(client, make_user):
     user = make_user()
 
     response = client.post("/reset-password", data={"token": "forged-token", "password": NEW_PASSWORD},
                            headers={"Origin": ORIGIN})
 
-    assert response.status_code in (400, 403)
-    assert "This link is invalid or has already been used." in page(response).text
+    assert response.status_code == 403
+    refused = page(response)
+    assert "This link is invalid or has already been used." in refused.text
+    assert refused.forms == [] and "/forgot-password" in refused.links  # a way to a new link, not a dead form
     assert location(sign_in_with_form(client, user["email"], PASSWORD)) == f"{BASE_URL}/"
+
+
+def test_a_spent_reset_link_cannot_change_the_password_again(client, mailbox, make_user):
+    user = make_user()
+    submit(client, page(client.get("/forgot-password")).form("/forgot-password"), email=user["email"])
+    token = link_token(mailbox.wait_for(user["email"]), f"{BASE_URL}/reset-password")
+    reset_form = page(client.get(f"/reset-password?token={token}")).form("/reset-password")
+    assert submit(client, reset_form, password=NEW_PASSWORD).status_code == 200
+
+    again = submit(client, reset_form, password="another pass 7")
+
+    assert again.status_code == 403
+    assert "This link is invalid or has already been used." in page(again).text
+    assert location(sign_in_with_form(client, user["email"], NEW_PASSWORD)) == f"{BASE_URL}/"
 
 
 def test_reset_page_without_a_token_asks_for_the_mailed_link(client):
@@ -384,21 +434,23 @@ def test_forgot_password_form_answers_the_same_for_an_unknown_email_and_mails_no
 @pytest.mark.parametrize("path, values", [
     ("/register", {"name": "Mallory", "email": "victim@example.com", "password": PASSWORD}),
     ("/forgot-password", {"email": "victim@example.com"}),
+    ("/resend-verification", {"email": "victim@example.com"}),
     ("/verify-email", {"token": "anything"}),
     ("/reset-password", {"token": "anything", "password": NEW_PASSWORD}),
 ])
 def test_form_posts_from_another_site_are_refused_with_a_403_page(client, app, mailbox, query, make_user,
                                                                    path, values):
-    if path == "/forgot-password":
-        make_user("victim@example.com")
+    needs_account = path in ("/forgot-password", "/resend-verification")
+    if needs_account:
+        make_user("victim@example.com", verified=path == "/forgot-password")
 
     response = client.post(path, data=values, headers={"Origin": "https://evil.example"})
 
     assert response.status_code == 403
-    assert "403" in page(response).text
+    assert "Not allowed" in page(response).text and "403" in page(response).text
     drain_jobs(app)
     assert mailbox.messages == []
-    assert user_count(query) == (1 if path == "/forgot-password" else 0)
+    assert user_count(query) == (1 if needs_account else 0)
 
 
 def test_user_provided_names_are_escaped_on_the_pages_and_in_the_mail(client, mailbox):
@@ -447,6 +499,14 @@ def test_pages_answer_bad_requests_with_a_plain_page_and_no_traceback(client, me
         assert leak not in body
 
 
+def test_an_unknown_address_shows_a_page_not_found_with_a_way_home(client):
+    response = client.get("/no-such-page")
+
+    assert response.status_code == 404
+    assert "Page not found" in page(response).text and "Error 404" in page(response).text
+    assert "/" in page(response).links
+
+
 def test_too_many_registrations_from_one_address_get_a_429_page(client):
     form = page(client.get("/register")).form("/register")
     statuses = [submit(client, form, name="A", email=f"a{i}@example.com", password="short").status_code
@@ -470,8 +530,7 @@ def test_pages_load_only_their_own_assets(client, path):
     assert "/static/style.css" in found.assets
 
 
-@pytest.mark.parametrize("path", ["/login", "/register", "/forgot-password", "/verify-email?token=abc",
-                                  "/reset-password?token=abc"])
+@pytest.mark.parametrize("path", [p for p in PAGES if p != "/"])
 def test_every_form_field_a_person_fills_in_has_a_label(client, path):
     for form in page(client.get(path)).forms:
         for attrs in form["inputs"]:

@@ -56,6 +56,7 @@ def home():
 def login():
     code = request.args.get("error")
     return render_template("pages/login.html", error=LOGIN_ERRORS.get(code, code and "Sign-in failed."),
+                           error_code=code,
                            callback=request.args.get("callbackUrl", ""),
                            notice=request.args.get("notice"))
 
@@ -91,6 +92,21 @@ def verify_email():
                            message="Your email address is verified. You can sign in now.", login_link=True)
 
 
+@bp.route("/resend-verification", methods=["GET", "POST"])
+@limiter.shared_limit(configured("MAIL_EMAIL"), scope="resend-verification", key_func=email_key, methods=["POST"])
+def resend_verification():
+    # The way back for a person whose verification link expired or got lost.
+    if request.method == "GET":
+        return render_template("pages/resend_verification.html", error=None)
+    data, error = _form(schemas.EmailOnlySchema())
+    if error:
+        return render_template("pages/resend_verification.html", error=error), 400
+    service.resend_verification(data["email"])
+    return render_template("pages/message.html", title="Check your email",
+                           message="If an unverified account has this email, we have sent it a new "
+                                   "verification link.")
+
+
 @bp.route("/forgot-password", methods=["GET", "POST"])
 @limiter.shared_limit(configured("MAIL_EMAIL"), scope="forgot-password", key_func=email_key, methods=["POST"])
 def forgot_password():
@@ -118,6 +134,8 @@ def reset_password():
                                    message="Your password has been changed. Sign in with the new one.",
                                    login_link=True)
         except ApiError as exc:
+            if exc.code != "WEAK_PASSWORD":  # a dead link: no form to fill in again
+                return render_template("pages/reset_password.html", token="", error=exc.message), exc.status
             error = exc.message
     return render_template("pages/reset_password.html", token=token, error=error), 400
 
