@@ -110,6 +110,15 @@ def install_request_hooks(app: Flask) -> None:
         g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
 
     @app.before_request
+    def refuse_cross_site_forms():
+        # SameSite=Lax keeps our cookie off cross-site posts, but a form on another site could
+        # still sign a visitor in to an account of its choosing (login CSRF). JSON needs CORS.
+        origin = request.headers.get("Origin")
+        if request.method == "POST" and is_form_post() and origin and \
+                origin.rstrip("/") != request.host_url.rstrip("/"):
+            raise ApiError("FORBIDDEN", "Form posts from another site are refused.")
+
+    @app.before_request
     def refuse_oversized_bodies():
         # By the declared length, before any view or rate-limit key reads the body: Werkzeug
         # raises 413 only when something reads it.

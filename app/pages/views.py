@@ -5,7 +5,7 @@ another origin are refused.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from marshmallow import EXCLUDE, ValidationError
@@ -26,16 +26,9 @@ LOGIN_ERRORS = {
     "VALIDATION_ERROR": "Enter a valid email address and your password.",
     "TWO_FACTOR_REQUIRED": "Enter the code from your authenticator app.",
     "INVALID_TWO_FACTOR_CODE": "That code is not valid. Try again.",
+    "FORBIDDEN": "That sign-in came from another site. Sign in here instead.",
     "OAuthCallback": "Signing in with that provider did not work. Try again.",
 }
-
-
-@bp.before_request
-def refuse_cross_origin_posts():
-    if request.method == "POST":
-        origin = request.headers.get("Origin")
-        if origin and origin.rstrip("/") != request.host_url.rstrip("/"):
-            abort(403)
 
 
 def _form(schema):

@@ -249,3 +249,17 @@ def test_signed_in_api_requests_are_limited_to_600_a_minute_per_user(app, client
     other.post("/api/auth/signin", json={"email": other_user["email"], "password": other_user["password"]})
     assert other.get("/api/auth/session").status_code == 200
     assert app.test_client().get("/api/auth/session").status_code == 200
+
+
+def test_another_site_cannot_sign_a_visitor_in_with_a_form(client, make_user, query):
+    """Login CSRF: a form on evil.example posting a (known) password must not start a session."""
+    user = make_user()
+    response = client.post("/api/auth/signin", data={"email": user["email"], "password": user["password"]},
+                           headers={"Origin": "https://evil.example"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "http://localhost:5000/login?error=FORBIDDEN"
+    assert not [h for h in response.headers.getlist("Set-Cookie") if h.startswith("sid=")]
+    assert query(lambda s: s.query(AuthSession).count()) == 0
+    same_site = client.post("/api/auth/signin", data={"email": user["email"], "password": user["password"]},
+                            headers={"Origin": "http://localhost"})
+    assert same_site.status_code == 302 and same_site.headers["Location"] == "http://localhost:5000/"
