@@ -12,9 +12,8 @@ from app.auth import schemas, service
 from app.auth import sessions as auth_sessions
 from app.common.http import accepts_form, is_form_post, json_body, ok
 from app.common.openapi import api_doc
-from app.common.ratelimit import configured, email_key, failed
+from app.common.ratelimit import configured, counting_failures, email_key, failed
 from app.common.security import same_origin_url
-from app.errors import ApiError
 from app.extensions import limiter
 
 bp = Blueprint("auth", __name__, url_prefix="/api")
@@ -95,11 +94,8 @@ def reset_password():
 def signin():
     form = is_form_post()
     data = schemas.SignInFormSchema().load(request.form.to_dict()) if form else json_body(schemas.SignInSchema())
-    try:
+    with counting_failures("signin_failed"):
         user = service.authenticate(data["email"], data["password"])
-    except ApiError:
-        g.signin_failed = True
-        raise
     auth_session, raw = service.start_session(user, replaces=auth_sessions.current_cookie(),
                                               ip_address=request.remote_addr,
                                               user_agent=request.headers.get("User-Agent"))

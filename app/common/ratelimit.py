@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 
-from flask import current_app, request
+from flask import current_app, g, request
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
 from app.common.http import is_form_post
+from app.errors import ApiError
 
 
 def configured(name: str) -> Callable[[], str]:
@@ -36,7 +38,16 @@ def address_and_token_key() -> str:
 
 
 def failed(flag: str) -> Callable:
-    """A ``deduct_when`` that counts only requests whose view set ``g.<flag>``."""
-    from flask import g
-
+    """A ``deduct_when`` that counts only requests marked by ``counting_failures(flag)``."""
     return lambda _response: g.get(flag, False)
+
+
+@contextmanager
+def counting_failures(flag: str, *codes: str):
+    """Mark the request as failed (``g.<flag>``) when an ApiError with one of ``codes`` (any, if none) leaves."""
+    try:
+        yield
+    except ApiError as exc:
+        if not codes or exc.code in codes:
+            setattr(g, flag, True)
+        raise

@@ -6,11 +6,11 @@ stops working when the owner changes the password.
 """
 from __future__ import annotations
 
-from flask import current_app, g, redirect, render_template, request, url_for
+from flask import current_app, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
-from app.common.ratelimit import address_and_token_key, configured, failed
+from app.common.ratelimit import address_and_token_key, configured, counting_failures, failed
 from app.errors import ApiError, flatten_messages
 from app.extensions import limiter
 from app.pages.views import bp
@@ -52,9 +52,9 @@ def share_page(token: str):
     share = shares.find_share(token)  # 404 / 410 pages
     if request.method == "POST":
         try:
-            shares.check_share_password(share, request.form.get("password") or None)
+            with counting_failures("share_password_failed", "INVALID_SHARE_PASSWORD"):
+                shares.check_share_password(share, request.form.get("password") or None)
         except ApiError as exc:
-            g.share_password_failed = exc.code == "INVALID_SHARE_PASSWORD"
             return render_template("pages/share_password.html", token=token, error=exc.message), exc.status
         response = redirect(url_for("pages.share_page", token=token), 303)
         response.set_cookie(COOKIE, _serializer().dumps(shares.access_key(share)), path=f"/share/{token}",

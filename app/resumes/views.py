@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, g, request
+from flask import Blueprint, request
 from flask_login import current_user, login_required
 
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
-from app.common.ratelimit import address_and_token_key, configured, failed
-from app.errors import ApiError
+from app.common.ratelimit import address_and_token_key, configured, counting_failures, failed
 from app.extensions import limiter
 from app.resumes import schemas, service, shares
 
@@ -143,11 +142,8 @@ def list_comments(resume_id: str):
 @api_doc("A shared resume (public; X-Share-Password for a protected one)", tags=["sharing"],
          responses={200: ("The resume, hidden sections left out", schemas.SharedResumeSchema)})
 def view_share(token: str):
-    try:
+    with counting_failures("share_password_failed", "INVALID_SHARE_PASSWORD"):
         share = shares.view_share(token, request.headers.get("X-Share-Password"))
-    except ApiError as exc:
-        g.share_password_failed = exc.code == "INVALID_SHARE_PASSWORD"
-        raise
     return ok(schemas.SharedResumeSchema().dump(share))
 
 
@@ -158,9 +154,6 @@ def view_share(token: str):
          responses={201: ("Comment", schemas.CommentSchema)})
 def add_comment(token: str):
     data = json_body(schemas.CommentInputSchema())
-    try:
+    with counting_failures("share_password_failed", "INVALID_SHARE_PASSWORD"):
         comment = shares.add_comment(token, request.headers.get("X-Share-Password"), data)
-    except ApiError as exc:
-        g.share_password_failed = exc.code == "INVALID_SHARE_PASSWORD"
-        raise
     return ok(schemas.CommentSchema().dump(comment), status=201, message="Comment added.")
