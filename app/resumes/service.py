@@ -5,6 +5,7 @@ import json
 import secrets
 
 from sqlalchemy import func
+from sqlalchemy.orm import defer, joinedload
 
 from app.account.models import User
 from app.account.plans import plan_for, within
@@ -70,7 +71,11 @@ def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tu
     if status:
         query = query.where(Resume.status == status)
     total = db.session.scalar(db.select(func.count()).select_from(query.subquery()))
-    page_query = query.order_by(Resume.updated_at.desc(), Resume.id.desc()).offset((page - 1) * limit).limit(limit)
+    page_query = (query.order_by(Resume.updated_at.desc(), Resume.id.desc()).offset((page - 1) * limit).limit(limit)
+                  # a list item shows neither the content nor the template's source
+                  .options(defer(Resume.content_json), defer(Resume.sections_visibility),
+                           defer(Resume.target_job_description),
+                           joinedload(Resume.template).load_only(Template.id, Template.name, Template.category)))
     return list(db.session.scalars(page_query)), total
 
 

@@ -14,7 +14,9 @@ from app.resumes import schemas, service, shares
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
-NOT_FOUND = "RESUME_NOT_FOUND (unknown or deleted) or RESUME_NOT_OWNED"
+# The list is the hot path: its schemas are built once (marshmallow schemas keep no per-call state).
+LIST_QUERY = schemas.ListQuerySchema()
+LIST_ITEMS = schemas.ResumeListItemSchema(many=True)
 
 
 @bp.get("/templates")
@@ -29,12 +31,12 @@ def list_templates():
 @api_doc("List your resumes, newest first", tags=["resumes"], auth=True, query=schemas.ListQuerySchema,
          responses={200: ("A page of resumes with meta", schemas.ResumeListItemSchema(many=True))}, list_meta=True)
 def list_resumes():
-    query = schemas.ListQuerySchema().load(request.args.to_dict())
+    query = LIST_QUERY.load(request.args.to_dict())
     resumes, total = service.list_resumes(current_user, page=query["page"], limit=query["limit"],
                                           status=query.get("status"))
     meta = {"total": total, "page": query["page"], "limit": query["limit"],
             "totalPages": math.ceil(total / query["limit"])}
-    return ok(schemas.ResumeListItemSchema(many=True).dump(resumes), meta=meta)
+    return ok(LIST_ITEMS.dump(resumes), meta=meta)
 
 
 @bp.post("/resumes")
