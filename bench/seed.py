@@ -153,7 +153,10 @@ def seed(app) -> dict[str, str]:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # fold the WAL back into the file
         elif db.engine.dialect.name == "postgresql":
             # The steady state autovacuum reaches after such an insert: planner statistics and a
-            # visibility map (which index-only scans need).
+            # visibility map (which index-only scans need). No transaction of ours may stay open:
+            # VACUUM cannot mark pages all-visible past the oldest open snapshot.
+            db.session.commit()
+            db.session.close()
             with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                 conn.exec_driver_sql("VACUUM ANALYZE")
 
