@@ -51,3 +51,11 @@ def counting_failures(flag: str, *codes: str):
         if not codes or exc.code in codes:
             setattr(g, flag, True)
         raise
+
+
+def share_password_limit(**options):
+    """Wrong share passwords: per client address and share token, counting failures only."""
+    from app.extensions import limiter
+
+    return limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
+                         deduct_when=failed("share_password_failed"), scope="share-password", **options)

@@ -10,9 +10,8 @@ from flask import current_app, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
-from app.common.ratelimit import address_and_token_key, configured, counting_failures, failed
+from app.common.ratelimit import counting_failures, share_password_limit
 from app.errors import ApiError, flatten_messages
-from app.extensions import limiter
 from app.pages.views import bp
 from app.resumes import rendering, schemas, shares
 
@@ -41,13 +40,8 @@ def _render(share, *, error: str | None = None, status: int = 200):
                            css=resume.template.css_styles, error=error), status
 
 
-_password_limit = limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
-                                deduct_when=failed("share_password_failed"), methods=["POST"],
-                                scope="share-password")
-
-
 @bp.route("/share/<token>", methods=["GET", "POST"])
-@_password_limit
+@share_password_limit(methods=["POST"])
 def share_page(token: str):
     share = shares.find_share(token)  # 404 / 410 pages
     if request.method == "POST":

@@ -8,8 +8,7 @@ from flask_login import current_user, login_required
 
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
-from app.common.ratelimit import address_and_token_key, configured, counting_failures, failed
-from app.extensions import limiter
+from app.common.ratelimit import counting_failures, share_password_limit
 from app.resumes import schemas, service, shares
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
@@ -139,8 +138,7 @@ def list_comments(resume_id: str):
 
 
 @bp.get("/share/<token>")
-@limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
-               deduct_when=failed("share_password_failed"), scope="share-password")
+@share_password_limit()
 @api_doc("A shared resume (public; X-Share-Password for a protected one)", tags=["sharing"],
          responses={200: ("The resume, hidden sections left out", schemas.SharedResumeSchema)})
 def view_share(token: str):
@@ -150,8 +148,7 @@ def view_share(token: str):
 
 
 @bp.post("/share/<token>/comments")
-@limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
-               deduct_when=failed("share_password_failed"), scope="share-password")
+@share_password_limit()
 @api_doc("Leave a comment on a shared resume (public)", tags=["sharing"], body=schemas.CommentInputSchema,
          responses={201: ("Comment", schemas.CommentSchema)})
 def add_comment(token: str):
