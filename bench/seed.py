@@ -116,6 +116,7 @@ def seed(app) -> dict[str, str]:
     from app.common.models import utcnow
     from app.extensions import db
     from app.resumes.models import Resume, Template
+    from app.resumes.service import recount_live_resumes
 
     rng = random.Random(20261101)
     with app.app_context():
@@ -148,6 +149,8 @@ def seed(app) -> dict[str, str]:
                     for owner in owners[start:start + CHUNK]]
             with db.engine.begin() as conn:
                 conn.execute(insert(Resume.__table__), rows)
+        recount_live_resumes()  # the rows were written around the service, which keeps the counts
+        db.session.commit()
         if db.engine.dialect.name == "sqlite":
             with db.engine.begin() as conn:
                 conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # fold the WAL back into the file

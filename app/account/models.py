@@ -5,7 +5,7 @@ import secrets
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import Boolean, ForeignKey, String, Text
+from sqlalchemy import Boolean, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import TimestampMixin, UTCDateTime, id_column
@@ -29,6 +29,9 @@ class User(UserMixin, TimestampMixin, db.Model):
     email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     avatar: Mapped[str | None] = mapped_column(Text)
     last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Live (not deleted) resumes, kept by the resume service in the transaction of each create and
+    # delete: the list's total and the plan limit read it instead of counting rows.
+    live_resumes: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
 
     subscription: Mapped[Subscription] = relationship(back_populates="user", uselist=False, lazy="joined",
                                                       cascade="all, delete-orphan")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import current_app
-from sqlalchemy import delete, update
+from sqlalchemy import bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 
 from app import queue
@@ -174,9 +174,13 @@ def start_session(user: User, *, replaces: str | None, ip_address: str | None,
     return auth_session, raw
 
 
+# Built once: every signed-in request runs it (the user and the subscription are joined in).
+_SESSION_BY_HASH = db.select(AuthSession).where(AuthSession.token_hash == bindparam("token_hash"))
+
+
 def load_session(raw: str) -> AuthSession | None:
     """The live session for a cookie value: not expired, and its user's auth id not rotated since."""
-    auth_session = db.session.scalar(db.select(AuthSession).where(AuthSession.token_hash == hash_token(raw)))
+    auth_session = db.session.scalar(_SESSION_BY_HASH, {"token_hash": hash_token(raw)})
     if auth_session is None or auth_session.expires_at <= utcnow():
         return None
     if auth_session.user.auth_id != auth_session.auth_id:

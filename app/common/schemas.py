@@ -56,14 +56,18 @@ class StrictString(fields.String):
         return result
 
 
+def format_timestamp(value: datetime | None) -> str | None:
+    """An aware datetime as the API writes it: ``2026-11-01T12:00:00.000Z`` (None stays None)."""
+    if value is None:
+        return None
+    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds")[:-6] + "Z"  # drop "+00:00"
+
+
 class Timestamp(fields.DateTime):
     """ISO 8601 UTC with a ``Z``: ``2026-11-01T12:00:00.000Z``."""
 
     def _serialize(self, value, attr, obj, **kwargs):
-        if value is None:
-            return None
-        value = value.astimezone(timezone.utc)
-        return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+        return format_timestamp(value)
 
     def _deserialize(self, value, attr, data, **kwargs):
         result: datetime = super()._deserialize(value, attr, data, **kwargs)

@@ -11,7 +11,8 @@ import re
 
 from marshmallow import ValidationError, fields, post_load, validate, validates_schema
 
-from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictInteger, StrictString, Timestamp
+from app.common.schemas import (InputSchema, OutputSchema, StrictBoolean, StrictInteger, StrictString, Timestamp,
+                                format_timestamp)
 from app.resumes.models import SECTIONS, STATUSES
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -266,6 +267,23 @@ class ResumeListItemSchema(_ScoredResume):
     def get_share_info(self, resume):
         share = getattr(resume, "share", None)
         return None if share is None else ShareInfoSchema().dump(share)
+
+
+def list_item(row) -> dict:
+    """A row of ``service.list_resumes`` as ``ResumeListItemSchema`` dumps it.
+
+    The list is the hot path, so its items are built here without marshmallow;
+    tests/resumes/test_views.py checks that both give the same item.
+    """
+    return {
+        "id": row.id, "title": row.title, "status": row.status, "templateId": row.template_id,
+        "template": {"id": row.template_id, "name": row.template_name, "category": row.template_category},
+        "atsScore": row.ats_score, "keywordMatchScore": row.keyword_match_score,
+        "createdAt": format_timestamp(row.created_at), "updatedAt": format_timestamp(row.updated_at),
+        "shareInfo": None if row.share_is_enabled is None else {
+            "isEnabled": row.share_is_enabled, "viewCount": row.share_view_count,
+            "hasPassword": row.share_has_password, "lastViewedAt": format_timestamp(row.share_last_viewed_at)},
+    }
 
 
 class ResumeDetailSchema(_ScoredResume):

@@ -4,16 +4,15 @@ from __future__ import annotations
 import json
 import secrets
 
-from sqlalchemy import func
-from sqlalchemy.orm import defer, joinedload
+from sqlalchemy import Row, bindparam, func, select, update
 
 from app.account.models import User
-from app.account.plans import plan_for, within
+from app.account.plans import UNLIMITED, plan_for
 from app.common.models import plausible_id, utcnow
 from app.errors import ApiError
 from app.extensions import db
 from app.resumes import scoring
-from app.resumes.models import SECTIONS, Resume, Template
+from app.resumes.models import SECTIONS, Resume, Share, Template
 
 MAX_CONTENT_BYTES = 256 * 1024
 
@@ -60,35 +59,48 @@ def _checked_content(content: dict) -> dict:
     return content
 
 
-def live_resume_count(user: User) -> int:
-    return db.session.scalar(db.select(func.count()).select_from(Resume)
-                             .where(Resume.user_id == user.id, Resume.deleted_at.is_(None)))
+# The list is the hot path: statements built once, read as rows, not ORM objects. The page joins
+# the template and the share, in the order of the partial indexes. The total of the unfiltered
+# list is the user's counter (``User.live_resumes``); a status filter counts on its index.
+_resumes, _templates, _shares = Resume.__table__, Template.__table__, Share.__table__
+_LIVE_OF_USER = (_resumes.c.user_id == bindparam("user_id"), _resumes.c.deleted_at.is_(None))
+_WITH_STATUS = _resumes.c.status == bindparam("status")
+_LIST_PAGE = (
+    select(_resumes.c.id, _resumes.c.title, _resumes.c.status, _resumes.c.template_id,
+           _templates.c.name.label("template_name"), _templates.c.category.label("template_category"),
+           _resumes.c.ats_score, _resumes.c.keyword_match_score, _resumes.c.created_at, _resumes.c.updated_at,
+           _shares.c.is_enabled.label("share_is_enabled"), _shares.c.view_count.label("share_view_count"),
+           (_shares.c.password_hash.is_not(None)).label("share_has_password"),
+           _shares.c.last_viewed_at.label("share_last_viewed_at"))
+    .select_from(_resumes.join(_templates, _templates.c.id == _resumes.c.template_id)
+                 .outerjoin(_shares, _shares.c.resume_id == _resumes.c.id))
+    .where(*_LIVE_OF_USER)
+    .order_by(_resumes.c.updated_at.desc(), _resumes.c.id.desc())
+    .limit(bindparam("limit")).offset(bindparam("offset")))
+_LIST_PAGE_OF_STATUS = _LIST_PAGE.where(_WITH_STATUS)
+_LIST_COUNT_OF_STATUS = select(func.count(_resumes.c.id)).where(*_LIVE_OF_USER, _WITH_STATUS)
 
 
-def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tuple[list[Resume], int]:
-    """A page of the user's live resumes, newest ``updatedAt`` first, and the total (two statements)."""
-    conditions = [Resume.user_id == user.id, Resume.deleted_at.is_(None)]
-    if status:
-        conditions.append(Resume.status == status)
-    # A bare count of ids: the index answers it without reading rows.
-    total = db.session.scalar(db.select(func.count(Resume.id)).where(*conditions))
-    query = db.select(Resume).where(*conditions)
-    page_query = (query.order_by(Resume.updated_at.desc(), Resume.id.desc()).offset((page - 1) * limit).limit(limit)
-                  # a list item shows neither the content nor the template's source
-                  .options(defer(Resume.content_json), defer(Resume.sections_visibility),
-                           defer(Resume.target_job_description),
-                           joinedload(Resume.template).load_only(Template.id, Template.name, Template.category)))
-    return list(db.session.scalars(page_query)), total
+def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tuple[list[Row], int]:
+    """A page of the user's live resumes, newest ``updatedAt`` first, and the total.
+
+    One statement (the page), or two with a status filter (the page and its count).
+
+    The rows carry the columns of a list item (``schemas.list_item`` turns one into it).
+    """
+    params = {"user_id": user.id, "status": status, "limit": limit, "offset": (page - 1) * limit}
+    if status is None:
+        rows, total = db.session.execute(_LIST_PAGE, params).all(), user.live_resumes
+    else:  # a bare count of ids: the index answers it without reading rows
+        rows = db.session.execute(_LIST_PAGE_OF_STATUS, params).all()
+        total = db.session.execute(_LIST_COUNT_OF_STATUS, params).scalar_one()
+    return rows, total
 
 
 def create_resume(user: User, data: dict) -> Resume:
     """A DRAFT resume. Commits. Raises INVALID_TEMPLATE, CONTENT_TOO_LARGE, SUBSCRIPTION_LIMIT_EXCEEDED."""
-    plan = plan_for(user.subscription_type)
-    if not within(plan.resumes_limit, live_resume_count(user)):
-        raise ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                       f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
-                       {"limit": plan.resumes_limit, "resource": "resumes"})
     template = _usable_template(user, data["templateId"])
+    _count_one_more_resume(user)
     visibility = {section: True for section in SECTIONS} | data.get("sectionsVisibility", {})
     resume = Resume(user_id=user.id, title=data["title"], status="DRAFT", template=template,
                     content_json=_checked_content(data.get("contentJson") or empty_content()),
@@ -128,7 +140,29 @@ def delete_resume(user: User, resume_id: str) -> None:
     """Soft delete. Commits. Raises RESUME_NOT_FOUND (also for a second delete), RESUME_NOT_OWNED."""
     resume = get_owned_resume(user, resume_id)
     resume.deleted_at = utcnow()
+    db.session.execute(update(User).where(User.id == user.id).values(live_resumes=User.live_resumes - 1))
     db.session.commit()
+
+
+def recount_live_resumes() -> None:
+    """Set every user's ``live_resumes`` from the rows (after rows were written around the service,
+    as a bulk import does). Does not commit."""
+    live = (select(func.count(Resume.id)).where(Resume.user_id == User.id, Resume.deleted_at.is_(None))
+            .scalar_subquery())
+    db.session.execute(update(User).values(live_resumes=live))
+
+
+def _count_one_more_resume(user: User) -> None:
+    """Add one to the user's live resumes, in a single conditional update: two creates racing for
+    the last place of a plan cannot both get it. Raises SUBSCRIPTION_LIMIT_EXCEEDED."""
+    plan = plan_for(user.subscription_type)
+    counting = update(User).where(User.id == user.id).values(live_resumes=User.live_resumes + 1)
+    if plan.resumes_limit != UNLIMITED:
+        counting = counting.where(User.live_resumes < plan.resumes_limit)
+    if db.session.execute(counting).rowcount != 1:
+        raise ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
+                       f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
+                       {"limit": plan.resumes_limit, "resource": "resumes"})
 
 
 def _score(resume: Resume) -> None:

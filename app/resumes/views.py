@@ -13,9 +13,8 @@ from app.resumes import schemas, service, shares
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
-# The list is the hot path: its schemas are built once (marshmallow schemas keep no per-call state).
+# The list is the hot path: its query schema is built once (marshmallow schemas keep no per-call state).
 LIST_QUERY = schemas.ListQuerySchema()
-LIST_ITEMS = schemas.ResumeListItemSchema(many=True)
 
 
 @bp.get("/templates")
@@ -31,11 +30,11 @@ def list_templates():
          responses={200: ("A page of resumes with meta", schemas.ResumeListItemSchema(many=True))}, list_meta=True)
 def list_resumes():
     query = LIST_QUERY.load(request.args.to_dict())
-    resumes, total = service.list_resumes(current_user, page=query["page"], limit=query["limit"],
-                                          status=query.get("status"))
+    rows, total = service.list_resumes(current_user, page=query["page"], limit=query["limit"],
+                                       status=query.get("status"))
     meta = {"total": total, "page": query["page"], "limit": query["limit"],
             "totalPages": math.ceil(total / query["limit"])}
-    return ok(LIST_ITEMS.dump(resumes), meta=meta)
+    return ok([schemas.list_item(row) for row in rows], meta=meta)
 
 
 @bp.post("/resumes")

@@ -141,6 +141,24 @@ def test_the_free_plan_allows_five_live_resumes(client, owner, create):
     assert create(title="R6").status_code == 201
 
 
+def test_creates_racing_for_the_last_place_of_the_plan_get_it_once(app, owner, create, templates):
+    from concurrent.futures import ThreadPoolExecutor
+
+    for i in range(3):
+        create(title=f"R{i}")
+    clients = []
+    for _ in range(6):
+        racer = app.test_client()
+        racer.post("/api/auth/signin", json={"email": owner["email"], "password": owner["password"]})
+        clients.append(racer)
+    body = {"title": "Racer", "templateId": templates["basic"][0]}
+    with ThreadPoolExecutor(len(clients)) as pool:
+        statuses = sorted(pool.map(lambda racer: racer.post("/api/resumes", json=body).status_code, clients))
+    assert statuses == [201, 201, 429, 429, 429, 429]
+    total = clients[0].get("/api/resumes").get_json()["meta"]["total"]
+    assert total == 5
+
+
 def test_templates_are_listed_with_tier_and_category(client):
     response = client.get("/api/templates")
     assert response.status_code == 200
@@ -173,6 +191,28 @@ def test_list_items_have_exactly_the_contracts_fields(client, resume_id):
     assert item["shareInfo"] is None and set(item["template"]) == {"id", "name", "category"}
 
 
+def test_list_items_are_what_the_documented_schema_dumps(app, client, owner, create, query):
+    """The list builds its items without marshmallow (hot path); they must equal the schema's dump."""
+    import json
+
+    from app.resumes.models import Resume
+    from app.resumes.schemas import ResumeListItemSchema
+
+    plain = create(title="Plain").get_json()["data"]["id"]
+    scored = create(title="Scored", targetJobDescription="Python Flask PostgreSQL engineer",
+                    contentJson=FULL_CONTENT).get_json()["data"]["id"]
+    token = client.post(f"/api/resumes/{scored}/share", json={}).get_json()["data"]["token"]
+    client.put(f"/api/resumes/{scored}/share", json={"password": "open sesame"})
+    app.test_client().get(f"/api/share/{token}", headers={"X-Share-Password": "open sesame"})
+
+    listed = client.get("/api/resumes").get_data(as_text=True)
+    dumped = query(lambda session: ResumeListItemSchema(many=True).dump(
+        [session.get(Resume, scored), session.get(Resume, plain)]))
+    assert json.loads(listed)["data"] == dumped
+    for item in json.loads(listed)["data"]:  # booleans stay booleans (SQLite answers 0/1)
+        assert item["shareInfo"] is None or item["shareInfo"]["hasPassword"] is True
+
+
 def test_the_list_filters_by_status_and_leaves_out_deleted(client, owner, create):
     ids = [create(title=f"R{i}").get_json()["data"]["id"] for i in range(3)]
     client.put(f"/api/resumes/{ids[0]}", json={"status": "PUBLISHED"})
@@ -201,25 +241,35 @@ def test_the_list_shows_only_your_resumes(app, client, resume_id, make_user):
 def test_the_list_runs_the_same_number_of_statements_whatever_the_page_size(app, client, owner, query, size,
                                                                               templates):
     from app.resumes.models import Resume
+    from app.resumes.service import recount_live_resumes
 
     def seed(session):
         session.add_all(Resume(user_id=owner["id"], title=f"R{i}", template_id=templates["basic"][i % 2],
-                               content_json={}, sections_visibility={}) for i in range(size))
+                               content_json={}, sections_visibility={}) for i in range(size + 5))
+        recount_live_resumes()
         session.commit()
 
     query(seed)
-    statements = []
     with app.app_context():
         engine = db.engine
-    listener = lambda *args: statements.append(args[2])  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
-    try:
-        response = client.get(f"/api/resumes?limit={size}")
-    finally:
-        event.remove(engine, "before_cursor_execute", listener)
-    assert len(response.get_json()["data"]) == size
-    # the session lookup, the count, the page (with its templates joined)
-    assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 3
+
+    def get_counting_selects(path):
+        statements = []
+        listener = lambda *args: statements.append(args[2])  # noqa: E731
+        event.listen(engine, "before_cursor_execute", listener)
+        try:
+            response = client.get(path)
+        finally:
+            event.remove(engine, "before_cursor_execute", listener)
+        return response.get_json(), len([s for s in statements if s.lstrip().upper().startswith("SELECT")])
+
+    body, selects = get_counting_selects(f"/api/resumes?limit={size}")
+    assert len(body["data"]) == size and body["meta"]["total"] == size + 5
+    # the session lookup (with the user's count of resumes) and the page (templates and shares joined)
+    assert selects == 2
+    body, selects = get_counting_selects(f"/api/resumes?limit={size}&status=DRAFT")
+    assert len(body["data"]) == size and body["meta"]["total"] == size + 5
+    assert selects == 3  # and the count of that status
 
 
 # Read, update, delete -----------------------------------------------------
