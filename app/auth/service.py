@@ -174,18 +174,18 @@ def start_session(user: User, *, replaces: str | None, ip_address: str | None,
     return auth_session, raw
 
 
-# Built once: every signed-in request runs it (the user and the subscription are joined in).
-_SESSION_BY_HASH = db.select(AuthSession).where(AuthSession.token_hash == bindparam("token_hash"))
+# Built once: every signed-in request runs it. The user (and its subscription, joined by the
+# model) of a session that is not expired and whose auth id the user has not rotated since.
+_LIVE_SESSION_USER = (db.select(User, AuthSession.expires_at)
+                      .join(AuthSession, AuthSession.user_id == User.id)
+                      .where(AuthSession.token_hash == bindparam("token_hash"),
+                             AuthSession.auth_id == User.auth_id, AuthSession.expires_at > bindparam("now")))
 
 
-def load_session(raw: str) -> AuthSession | None:
-    """The live session for a cookie value: not expired, and its user's auth id not rotated since."""
-    auth_session = db.session.scalar(_SESSION_BY_HASH, {"token_hash": hash_token(raw)})
-    if auth_session is None or auth_session.expires_at <= utcnow():
-        return None
-    if auth_session.user.auth_id != auth_session.auth_id:
-        return None
-    return auth_session
+def load_session(raw: str) -> tuple[User, datetime] | None:
+    """The user of the live session of a cookie value, and when that session expires."""
+    row = db.session.execute(_LIVE_SESSION_USER, {"token_hash": hash_token(raw), "now": utcnow()}).first()
+    return None if row is None else (row[0], row[1])
 
 
 def end_session(raw: str) -> None:

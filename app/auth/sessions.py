@@ -27,11 +27,11 @@ def _load_user_from_request(req):
     raw = req.cookies.get(current_app.config["AUTH_COOKIE_NAME"])
     if not raw or len(raw) > 256:
         return None
-    auth_session = service.load_session(raw)
-    if auth_session is None:
+    loaded = service.load_session(raw)
+    if loaded is None:
         return None
-    g.auth_session = auth_session
-    return auth_session.user
+    user, g.session_expires_at = loaded
+    return user
 
 
 def _unauthorized():

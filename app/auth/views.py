@@ -32,8 +32,8 @@ def _login_error_url(code: str) -> str:
     return f"{current_app.config['BASE_URL']}/login?{urlencode(params)}"
 
 
-def session_body(user, auth_session) -> dict:
-    return schemas.SessionSchema().dump({"user": user, "expires": auth_session.expires_at})
+def session_body(user, expires_at) -> dict:
+    return schemas.SessionSchema().dump({"user": user, "expires": expires_at})
 
 
 @bp.post("/register")
@@ -100,7 +100,7 @@ def signin():
                                               ip_address=request.remote_addr,
                                               user_agent=request.headers.get("User-Agent"))
     url = same_origin_url(data.get("callbackUrl"), current_app.config["BASE_URL"])
-    response = redirect(url, 302) if form else jsonify({**session_body(user, auth_session), "url": url})
+    response = redirect(url, 302) if form else jsonify({**session_body(user, auth_session.expires_at), "url": url})
     auth_sessions.set_cookie(response, raw, auth_session.expires_at)
     return response
 
@@ -124,4 +124,4 @@ def signout():
 def session():
     if not current_user.is_authenticated:
         return jsonify({})
-    return jsonify(session_body(current_user, g.auth_session))
+    return jsonify(session_body(current_user, g.session_expires_at))
