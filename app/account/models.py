@@ -5,7 +5,7 @@ import secrets
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import TimestampMixin, UTCDateTime, id_column
@@ -32,6 +32,9 @@ class User(UserMixin, TimestampMixin, db.Model):
     # Live (not deleted) resumes, kept by the resume service in the transaction of each create and
     # delete: the list's total and the plan limit read it instead of counting rows.
     live_resumes: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    # Bytes of stored exports, kept by the export service (a conditional update against the plan's
+    # storage limit) and by the cleanup that deletes expired files.
+    storage_used: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0, server_default="0")
 
     subscription: Mapped[Subscription] = relationship(back_populates="user", uselist=False, lazy="joined",
                                                       cascade="all, delete-orphan")

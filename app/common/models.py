@@ -8,9 +8,13 @@ from datetime import datetime, timedelta, timezone
 
 from flask import current_app, has_app_context
 
-from sqlalchemy import DateTime, Engine, String, TypeDecorator, event
+from sqlalchemy import JSON, DateTime, Engine, String, TypeDecorator, event
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
+
+# A JSON document column: JSONB on PostgreSQL.
+JSONDocument = JSON().with_variant(JSONB(), "postgresql")
 
 _ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, text
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.common.models import TimestampMixin, UTCDateTime, id_column, utcnow
+from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
 from app.extensions import db
 
-JSONDocument = JSON().with_variant(JSONB(), "postgresql")
 
 SECTIONS = ("personalInfo", "workExperience", "education", "skills", "projects")
 STATUSES = ("DRAFT", "PUBLISHED", "ARCHIVED")
@@ -96,3 +94,19 @@ class Comment(db.Model):
     name: Mapped[str] = mapped_column(String(100), nullable=False)
     text: Mapped[str] = mapped_column(Text, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+
+
+class Export(db.Model):
+    """A stored export file. It counts toward its owner's storage until the cleanup deletes it."""
+
+    __tablename__ = "exports"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    resume_id: Mapped[str] = mapped_column(ForeignKey("resumes.id", ondelete="CASCADE"), index=True, nullable=False)
+    format: Mapped[str] = mapped_column(String(8), nullable=False)
+    filename: Mapped[str] = mapped_column(String(255), nullable=False)
+    storage_key: Mapped[str] = mapped_column(String(255), unique=True, nullable=False)
+    file_size: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True, nullable=False)

@@ -13,6 +13,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.resumes import scoring
 from app.resumes.models import SECTIONS, Resume, Share, Template
+from app.webhooks import service as webhooks  # noqa: F401  (events of resumes are recorded there)
 
 MAX_CONTENT_BYTES = 256 * 1024
 
