@@ -1,15 +1,18 @@
 """Render a resume through its template: the one source of the share page and exports.
 
 Template text is data (rows of the templates table, seeded from
-``migrations/seed/templates_v1/``), so it runs in an immutable sandboxed Jinja
-environment with autoescaping, no app globals and undefined names rendering
-empty. A template is an HTML fragment (the document body); ``render_document``
+``migrations/seed/templates_v1/`` and updated from ``templates_v2/``), so it
+runs in an immutable sandboxed Jinja environment with autoescaping, no app
+globals and undefined names rendering empty. Each distinct template text is
+compiled once per process. A template is an HTML fragment (the document body); ``render_document``
 wraps it in a self-contained HTML5 document with the CSS in a ``<style>``.
 
 What a template sees:
 - ``content``: the normalised ``contentJson`` (every key present, strings and
   lists of strings, never None); ``visible``: a boolean per section;
-  ``title``: the resume title.
+  ``title``: the resume title; ``photo``: the photo as a ``data:image/png`` or
+  ``data:image/jpeg`` base64 URI, or "" for none (only such a URI is accepted,
+  so a template's ``<img src="{{ photo }}">`` can never fetch anything).
 - filters ``month`` ("2021-03" → "Mar 2021"), ``lines`` (non-blank lines of a
   text) and ``web_url`` (the URL if it is http(s), else "": only such URLs may
   become links); the function ``period(start, end)`` ("Mar 2021 – Present").
@@ -21,11 +24,25 @@ single-class rules. ``accent="#2563eb"`` appends the same three rules with the
 new colour after the template CSS, so they win by source order (and carry
 ``!important`` for good measure). The value is checked against a strict
 pattern (hex, rgb()/hsl() or a plain colour name), since it lands in CSS.
+``template_accent`` reads a template's own accent back from its CSS.
+
+Page options: ``render_document(page_size="Letter", margin="wide")`` appends an
+``@page`` rule (size keyword and one margin on every side, from ``PAGE_SIZES``
+and ``MARGINS_MM``) after the template CSS and the accent rules. Browsers
+cascade ``@page`` descriptors, so the later ones win. xhtml2pdf does not
+cascade them: each ``@page`` rule builds a whole page template, and a later one
+for the same page replaces the earlier one (it logs "template 'body' has
+already been defined"), so the appended rule wins there too but also drops
+whatever else the template's ``@page`` said. That is why it always carries both
+descriptors (the one not given takes its default) and why templates keep their
+``@page`` to size and margin. The exports' tests check the result in the PDF
+media box.
 """
 from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +57,14 @@ EDUCATION_FIELDS = ("school", "degree", "startDate", "endDate")
 PROJECT_FIELDS = ("id", "name", "description", "url", "startDate", "endDate")
 PROJECT_LISTS = ("technologies", "highlights")
 
-SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v1"
+SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v2"
+
+# CSS page-size keywords, and the sizes in millimetres (width, height) for formats drawn without CSS.
+PAGE_SIZES = {"A4": "A4", "Letter": "letter"}
+PAGE_SIZES_MM = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
+MARGINS_MM = {"narrow": 10, "normal": 16, "wide": 25}
+DEFAULT_PAGE_SIZE = "A4"
+DEFAULT_MARGIN = "normal"
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun",
            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -49,7 +73,10 @@ _COLOUR = re.compile(
     r"^(#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}"
     r"|(rgb|rgba|hsl|hsla)\(\s*[0-9.%,\s]+\)|[a-zA-Z]{3,20})$"
 )
+# The only photo a template may show: inline PNG or JPEG data, nothing to fetch.
+PHOTO_URI = re.compile(r"^data:image/(png|jpeg);base64,[A-Za-z0-9+/]+={0,2}$")
 _WEB_URL = re.compile(r"^https?://[^\s\"'<>`]+$", re.IGNORECASE)
+_ACCENT_RULE = re.compile(r"\.accent-text\s*\{\s*color\s*:\s*([^;}]+?)\s*;?\s*\}")
 
 
 class TemplateRenderError(Exception):
@@ -58,7 +85,7 @@ class TemplateRenderError(Exception):
 
 def month(value: Any) -> str:
     """``"2021-03"`` → ``"Mar 2021"``; anything else is shown as given."""
-    text = _text(value)
+    text = text_value(value)
     match = _YEAR_MONTH.match(text)
     if not match:
         return text
@@ -74,12 +101,12 @@ def period(start: Any, end: Any) -> str:
 
 
 def lines(value: Any) -> list[str]:
-    return [line.strip() for line in _text(value).splitlines() if line.strip()]
+    return [line.strip() for line in text_value(value).splitlines() if line.strip()]
 
 
 def web_url(value: Any) -> str:
     """The URL if it is an absolute http(s) address; other schemes must not become links."""
-    text = _text(value).strip()
+    text = text_value(value).strip()
     return text if _WEB_URL.match(text) else ""
 
 
@@ -100,16 +127,28 @@ def _make_environment() -> ImmutableSandboxedEnvironment:
 _ENV = _make_environment()
 
 
-def _text(value: Any) -> str:
+@lru_cache(maxsize=64)
+def _compile(html_template: str):
+    """A template compiled once per process: compiling takes several times longer than rendering."""
+    return _ENV.from_string(html_template)
+
+
+# C0 control characters other than tab, line feed and carriage return: pasted in from word
+# processors, meaningless in a document, and not allowed in XML (a DOCX would not save).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def text_value(value: Any) -> str:
+    """A value as document text: None is empty, control characters are dropped."""
     if value is None:
         return ""
-    return value if isinstance(value, str) else str(value)
+    return _CONTROL.sub("", value if isinstance(value, str) else str(value))
 
 
 def _strings(value: Any) -> list[str]:
     if not isinstance(value, (list, tuple)):
         return []
-    return [s for s in (_text(v).strip() for v in value if v is not None) if s]
+    return [s for s in (text_value(v).strip() for v in value if v is not None) if s]
 
 
 def _entries(value: Any, fields: tuple[str, ...], lists: tuple[str, ...] = ()) -> list[dict]:
@@ -119,7 +158,7 @@ def _entries(value: Any, fields: tuple[str, ...], lists: tuple[str, ...] = ()) -
     for item in value:
         if not isinstance(item, dict):
             continue
-        entry = {field: _text(item.get(field)).strip() for field in fields}
+        entry = {field: text_value(item.get(field)).strip() for field in fields}
         entry.update({field: _strings(item.get(field)) for field in lists})
         entries.append(entry)
     return entries
@@ -131,7 +170,7 @@ def normalise_content(content: dict | None) -> dict:
     personal = content.get("personalInfo")
     personal = personal if isinstance(personal, dict) else {}
     return {
-        "personalInfo": {f: _text(personal.get(f)).strip() for f in PERSONAL_FIELDS},
+        "personalInfo": {f: text_value(personal.get(f)).strip() for f in PERSONAL_FIELDS},
         "workExperience": _entries(content.get("workExperience"), WORK_FIELDS),
         "education": _entries(content.get("education"), EDUCATION_FIELDS),
         "skills": _strings(content.get("skills")),
@@ -158,15 +197,44 @@ def accent_css(accent: str) -> str:
     )
 
 
+def template_accent(css: str) -> str | None:
+    """The colour of the template's own ``.accent-text`` rule, if it is a plain colour."""
+    match = _ACCENT_RULE.search(text_value(css))
+    if match and _COLOUR.match(match.group(1)):
+        return match.group(1)
+    return None
+
+
+def page_css(page_size: str | None = None, margin: str | None = None) -> str:
+    """The ``@page`` rule of the page options (see the module docstring for why both descriptors)."""
+    page_size = page_size or DEFAULT_PAGE_SIZE
+    margin = margin or DEFAULT_MARGIN
+    if page_size not in PAGE_SIZES or margin not in MARGINS_MM:
+        raise TemplateRenderError(f"invalid page options: {page_size!r}, {margin!r}")
+    return (
+        "\n/* page options */\n"
+        f"@page {{ size: {PAGE_SIZES[page_size]}; margin: {MARGINS_MM[margin]}mm; }}\n"
+    )
+
+
+def _photo(photo: str | None) -> str:
+    if not photo:
+        return ""
+    if not isinstance(photo, str) or not PHOTO_URI.match(photo):
+        raise TemplateRenderError("the photo must be a base64 data:image/png or data:image/jpeg URI")
+    return photo
+
+
 def render_body(*, html_template: str, title: str, content: dict | None,
-                visible: dict | None) -> str:
-    """The template's body fragment; raises TemplateRenderError."""
+                visible: dict | None, photo: str | None = None) -> str:
+    """The template's body fragment; raises TemplateRenderError (also for an invalid photo URI)."""
+    photo = _photo(photo)
     try:
-        template = _ENV.from_string(html_template)
-        return template.render(
-            title=_text(title),
+        return _compile(html_template).render(
+            title=text_value(title),
             content=normalise_content(content),
             visible=normalise_visibility(visible),
+            photo=photo,
         )
     except TemplateError as exc:  # syntax, undefined, and sandbox SecurityError
         raise TemplateRenderError(f"template error: {exc}") from exc
@@ -175,23 +243,29 @@ def render_body(*, html_template: str, title: str, content: dict | None,
 
 
 def render_document(*, html_template: str, css: str, title: str, content: dict | None,
-                    visible: dict | None, accent: str | None = None) -> str:
+                    visible: dict | None, accent: str | None = None, photo: str | None = None,
+                    page_size: str | None = None, margin: str | None = None) -> str:
     """A complete, self-contained HTML5 document of the resume.
 
-    Raises TemplateRenderError for a broken template or an invalid accent.
+    ``page_size`` / ``margin`` (keys of PAGE_SIZES / MARGINS_MM): when either is
+    given, an ``@page`` rule with both follows the template CSS.
+    Raises TemplateRenderError for a broken template, an invalid accent, photo
+    or page option.
     """
     body = render_body(html_template=html_template, title=title,
-                       content=content, visible=visible)
-    styles = _text(css)
+                       content=content, visible=visible, photo=photo)
+    styles = text_value(css)
     if accent:
         styles += accent_css(accent)
+    if page_size or margin:
+        styles += page_css(page_size, margin)
     # CSS is not escaped inside <style>; keep it from closing the element early.
     styles = styles.replace("</", "<\\/")
     return (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(_text(title))}</title>\n"
+        f"<title>{escape(text_value(title))}</title>\n"
         f"<style>\n{styles}\n</style>\n"
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )

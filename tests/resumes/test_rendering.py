@@ -12,6 +12,7 @@ from app.resumes.rendering import (
     load_seed_templates,
     month,
     render_document,
+    template_accent,
 )
 
 TEMPLATES = load_seed_templates()
@@ -217,3 +218,51 @@ def test_title_is_escaped_and_css_cannot_close_the_style_element():
 ])
 def test_month_filter_formats_year_month_dates(value, shown):
     assert month(value) == shown
+
+
+PHOTO = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)
+def test_photo_is_shown_in_the_header_as_the_data_uri_given(template):
+    body = body_of(render(template, FULL, photo=PHOTO))
+    assert body.count("<img") == 1
+    assert f'<img class="photo" src="{PHOTO}" alt="">' in body
+    assert body.index("<img") < body.index("Gearbox Ltd")  # in the header, before the first section
+    assert "<img" not in body_of(render(template, FULL, {"personalInfo": False}, photo=PHOTO))
+
+
+@pytest.mark.parametrize("photo", [
+    "https://example.com/me.png",
+    "/etc/passwd",
+    "data:text/html;base64,PHNjcmlwdD4=",
+    "data:image/svg+xml;base64,PHN2Zz4=",
+    "data:image/png,raw-not-base64",
+    'data:image/png;base64,AAAA" onerror="alert(1)',
+    "data:image/png;base64,",
+])
+def test_a_photo_that_is_not_inline_png_or_jpeg_data_is_refused(photo):
+    with pytest.raises(TemplateRenderError):
+        render(TEMPLATES[0], FULL, photo=photo)
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)
+def test_page_options_follow_the_template_css_as_an_at_page_rule(template):
+    document = render(template, FULL, accent="#0d9488", page_size="Letter", margin="narrow")
+    rule = "@page { size: letter; margin: 10mm; }"
+    assert rule in document
+    assert document.index(rule) > document.index(".accent-border { border-color: #0d9488")
+    assert "@page { size: A4; margin: 16mm; }" in render(template, FULL, margin="normal")
+    assert "page options" not in render(template, FULL)
+
+
+@pytest.mark.parametrize(("page_size", "margin"), [("A3", None), (None, "huge"), ("letter;}", "wide")])
+def test_unknown_page_options_are_refused(page_size, margin):
+    with pytest.raises(TemplateRenderError):
+        render(TEMPLATES[0], FULL, page_size=page_size, margin=margin)
+
+
+def test_template_accent_reads_each_templates_own_colour():
+    assert [template_accent(t["css_styles"]) for t in TEMPLATES] == ["#2563eb", "#7a1f2b", "#0f4c81", "#e4572e"]
+    assert template_accent(".accent-text { color: url(x); }") is None
+    assert template_accent("p { color: red; }") is None
