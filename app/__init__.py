@@ -44,15 +44,16 @@ def create_app(config: str | dict | None = None) -> Flask:
 
     from app import queue
     from app.auth import sessions
-    from app.integrations import mail
+    from app.integrations import mail, storage
 
     sessions.init_app(app)
     queue.init_app(app)
     mail.init_app(app)
+    storage.init_app(app)
 
     from app.account.views import bp as account_bp
     from app.auth.views import bp as auth_bp
-    from app.pages import share as _share_pages  # noqa: F401  (routes on the pages blueprint)
+    from app.pages import files as _file_pages, share as _share_pages  # noqa: F401  (routes on the pages blueprint)
     from app.pages.views import bp as pages_bp
     from app.resumes.views import bp as resumes_bp
     from app.webhooks.views import bp as webhooks_bp

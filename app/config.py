@@ -74,10 +74,18 @@ class Config:
     RATELIMIT_MAIL_EMAIL = "3 per hour"
     RATELIMIT_AUTHENTICATED = "600 per minute"
     RATELIMIT_SHARE_PASSWORD = "10 per 10 minutes"
+    RATELIMIT_SHARE_DOWNLOAD = "20 per 10 minutes"  # PDF renders of a share, per address and share
     RATELIMIT_HEADERS_ENABLED = True
     RATELIMIT_KEY_PREFIX = "rl"
 
     JOB_TIMEOUT = 60
+
+    # Exports (decisions §5)
+    EXPORT_WAIT_SECONDS = 30  # a request waits this long for its render job, then 500 EXPORT_FAILED
+    EXPORT_LINK_LIFETIME = timedelta(hours=24)  # downloadUrl's validity; the file is deleted after it
+    EXPORT_CLEANUP_INTERVAL = 600  # seconds between runs of the job that deletes expired files
+    PHOTO_FETCH_TIMEOUT = 5  # seconds, for the account avatar placed by includePhoto
+    PHOTO_MAX_BYTES = 2 * 1024 * 1024
     MAIL_JOB_RETRIES = (10, 60, 300)  # seconds between attempts of a failed mail
 
 
@@ -133,6 +141,9 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         GOOGLE_CLIENT_SECRET=env.get("GOOGLE_CLIENT_SECRET") or None,
         PAYMENT_PROVIDER=env.get("PAYMENT_PROVIDER") or "sandbox",
         WEBHOOK_ALLOW_PRIVATE_TARGETS=_bool(env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS")),
+        PHOTO_ALLOW_PRIVATE_TARGETS=_bool(env.get("PHOTO_ALLOW_PRIVATE_TARGETS")),
+        EXPORT_WAIT_SECONDS=_int(env, "EXPORT_WAIT_SECONDS", cfg["EXPORT_WAIT_SECONDS"]),
+        EXPORT_CLEANUP_INTERVAL=_int(env, "EXPORT_CLEANUP_INTERVAL", cfg["EXPORT_CLEANUP_INTERVAL"]),
         TRUSTED_PROXIES=_int(env, "TRUSTED_PROXIES", cfg["TRUSTED_PROXIES"]),
         LOG_LEVEL=(env.get("LOG_LEVEL") or "INFO").upper(),
     )
@@ -142,7 +153,8 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
                                             "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
-    for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD"):
+    for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
+                "SHARE_DOWNLOAD"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg

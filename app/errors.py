@@ -45,6 +45,8 @@ STATUS = {
     "WEBHOOK_NOT_FOUND": 404,
     "WEBHOOK_LIMIT_EXCEEDED": 429,
     "SHARE_NOT_FOUND": 404,
+    "DOWNLOAD_LINK_INVALID": 403,
+    "DOWNLOAD_LINK_EXPIRED": 410,
     "SHARE_EXPIRED": 410,
     "SHARE_PASSWORD_REQUIRED": 401,
     "INVALID_SHARE_PASSWORD": 403,
@@ -133,18 +135,14 @@ def from_schema_error(exc: SchemaValidationError) -> ApiError:
     return ApiError("VALIDATION_ERROR", f"{field}: {message}", details)
 
 
-def _wants_json() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
-
-
 def _render(err: ApiError):
     # Browser forms that post to the JSON API (sign-in) get a redirect back to the form.
-    from app.common.http import form_error_redirect
+    from app.common.http import form_error_redirect, wants_json_errors
 
     error_redirect = form_error_redirect()
     if error_redirect is not None:
         return redirect(error_redirect(err.code), 302)
-    if _wants_json():
+    if wants_json_errors():
         body = {"error": err.message, "code": err.code}
         if err.details:
             body["details"] = err.details

@@ -12,6 +12,7 @@ jobs, ``Retry`` with intervals, time-outs, failed-job registry.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +21,8 @@ from datetime import timedelta
 from flask import Flask, current_app, g, has_request_context
 from redis import Redis
 from rq import Queue, Retry, SimpleWorker, Worker
+from rq.job import JobStatus
+from rq.results import Result
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 from sqlalchemy import event
@@ -34,6 +37,17 @@ WEBHOOKS = "webhooks"
 QUEUE_NAMES = (WEBHOOKS, MAIL, EXPORTS, DEFAULT)  # a worker serves them in this order
 
 _PENDING = "pending_jobs"
+RESULT_TTL = 120  # seconds a waited-for job's result (or failure) stays in Redis
+
+# Jobs enqueued every interval (in seconds, read from the named setting) by whichever
+# worker or embedded scheduler gets there first: name -> (queue, function, setting).
+PERIODIC: dict[str, tuple[str, str, str]] = {
+    "delete-expired-exports": (EXPORTS, "app.resumes.jobs.delete_expired_exports", "EXPORT_CLEANUP_INTERVAL"),
+}
+
+
+class JobFailed(Exception):
+    """A job the caller waited for raised, or gave no result in time."""
 
 
 class AppContextMixin:
@@ -111,6 +125,39 @@ class Jobs:
                                 **options, **kwargs)
         return q.enqueue(func, *args, **options, **kwargs)
 
+    def call(self, queue: str, func: Callable | str, *args, wait: float, job_timeout: float, **kwargs):
+        """Run ``func`` as a job now and wait up to ``wait`` seconds for what it returns.
+
+        For work a request needs the answer of (an export). Raises JobFailed,
+        whose message (for the log) says whether the job raised or took too long.
+        """
+        job = self.enqueue(queue, func, *args, job_timeout=math.ceil(job_timeout), result_ttl=RESULT_TTL,
+                           failure_ttl=RESULT_TTL, **kwargs)
+        result = job.latest_result(timeout=max(1, math.ceil(wait)))
+        if result is None:
+            if job.get_status(refresh=True) == JobStatus.QUEUED:
+                job.cancel()  # no worker should spend time on an answer nobody waits for any more
+            raise JobFailed(f"job {job.id} ({job.func_name}) gave no result within {wait:g} s")
+        if result.type != Result.Type.SUCCESSFUL:
+            raise JobFailed(f"job {job.id} ({job.func_name}) failed: {result.exc_string}")
+        return result.return_value
+
+    # Periodic jobs ----------------------------------------------------------
+    def enqueue_due_periodic_jobs(self) -> None:
+        """Enqueue each periodic job whose interval has passed.
+
+        Every worker (and the embedded scheduler) calls this on each tick; a
+        Redis key that lives for one interval, set only if absent, makes one of
+        them the one that enqueues, so N workers still run a job once a period.
+        """
+        for name, (queue, func, interval_setting) in PERIODIC.items():
+            interval = max(1, int(self.app.config[interval_setting]))
+            if self.connection.set(f"periodic:{name}", "1", nx=True, ex=interval):
+                try:
+                    self.enqueue(queue, func)
+                except Exception:  # the next interval tries again
+                    log.exception("could not enqueue periodic job %s", name)
+
     # The embedded worker -------------------------------------------------
     def _start_embedded(self) -> None:
         if self._embedded_started:
@@ -130,6 +177,7 @@ class Jobs:
         while True:
             try:
                 scheduler.enqueue_scheduled_jobs()
+                self.enqueue_due_periodic_jobs()
             except Exception:  # keep scheduling; the next tick retries
                 log.exception("embedded scheduler tick failed")
             time.sleep(0.2)
@@ -139,7 +187,18 @@ class Jobs:
         if self.embedded:
             raise RuntimeError("REDIS_URL is not set: jobs already run inside the web process.")
         worker = AppWorker(list(QUEUE_NAMES), connection=self.connection, app=self.app)
+        if not burst:
+            threading.Thread(target=self._tick_periodic_forever, name="periodic-jobs", daemon=True).start()
         worker.work(with_scheduler=True, burst=burst, logging_level=self.app.config["LOG_LEVEL"])
+
+    def _tick_periodic_forever(self) -> None:
+        while True:
+            try:
+                with self.app.app_context():
+                    self.enqueue_due_periodic_jobs()
+            except Exception:  # Redis away for a moment: the next tick retries
+                log.exception("periodic jobs tick failed")
+            time.sleep(1)
 
 
 def _for_rq(seconds: float) -> float:
@@ -154,6 +213,11 @@ def _for_rq(seconds: float) -> float:
 def init_app(app: Flask) -> None:
     """Give ``app`` its own queues (each app its own connection and embedded worker)."""
     Jobs().init_app(app)
+
+
+def jobs() -> Jobs:
+    """The current app's queues."""
+    return current_app.extensions["jobs"]
 
 
 def enqueue_after_commit(queue: str, func: Callable | str, *args, **kwargs) -> None:

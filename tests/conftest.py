@@ -11,6 +11,7 @@ each test ends by emptying every table rather than rolling back.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,7 @@ def test_env(tmp_path_factory, mailbox) -> dict[str, str]:
         "MAIL_SERVER": "127.0.0.1",
         "MAIL_PORT": str(mailbox.port),
         "LOG_LEVEL": "WARNING",
+        "PHOTO_ALLOW_PRIVATE_TARGETS": "1",  # avatars served by test servers on loopback
     }
     if TEST_REDIS_URL:
         env["REDIS_URL"] = TEST_REDIS_URL
@@ -128,6 +130,7 @@ def _clean(app, worker_process, mailbox):
         db.session.commit()
     limiter.reset()
     mailbox.clear()
+    shutil.rmtree(app.config["STORAGE_DIR"], ignore_errors=True)  # stored exports
 
 
 @pytest.fixture

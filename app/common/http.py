@@ -44,6 +44,20 @@ def form_error_redirect():
     return getattr(view, "form_error_redirect", None)
 
 
+def json_errors(view):
+    """Mark a view outside ``/api`` whose errors are answered in the JSON envelope (file downloads)."""
+    view.json_errors = True
+    return view
+
+
+def wants_json_errors() -> bool:
+    """Whether this request's errors get the JSON envelope (every ``/api`` path, and marked views)."""
+    if request.path == "/api" or request.path.startswith("/api/"):
+        return True
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    return getattr(view, "json_errors", False)
+
+
 def is_form_post() -> bool:
     return request.mimetype in FORM_TYPES
 

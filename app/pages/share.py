@@ -6,14 +6,17 @@ stops working when the owner changes the password.
 """
 from __future__ import annotations
 
-from flask import current_app, redirect, render_template, request, url_for
+import io
+
+from flask import current_app, redirect, render_template, request, send_file, url_for
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
-from app.common.ratelimit import counting_failures, share_password_limit
-from app.errors import ApiError, flatten_messages
+from app.common.ratelimit import address_and_token_key, configured, counting_failures, share_password_limit
+from app.errors import ApiError, NotFound, flatten_messages
+from app.extensions import limiter
 from app.pages.views import bp
-from app.resumes import rendering, schemas, shares
+from app.resumes import exports, rendering, schemas, shares
 
 COOKIE = "share_unlock"
 
@@ -72,3 +75,19 @@ def share_comment(token: str):
         field, message = next(iter(flatten_messages(exc.messages).items()))
         return _render(share, error=f"{field}: {message}", status=400)
     return redirect(url_for("pages.share_page", token=token, _anchor="comments"), 303)
+
+
+@bp.get("/share/<token>/download")
+@limiter.limit(configured("SHARE_DOWNLOAD"), key_func=address_and_token_key, scope="share-download")
+def share_download(token: str):
+    """The shared resume as a PDF, when its owner allows downloads (rendered anew, not stored)."""
+    share = shares.find_share(token)
+    if not share.allow_download:
+        raise NotFound()
+    if not _unlocked(share):
+        return redirect(url_for("pages.share_page", token=token), 303)
+    content, filename = exports.render_shared_pdf(share)
+    response = send_file(io.BytesIO(content), mimetype="application/pdf", as_attachment=True,
+                         download_name=filename, max_age=0)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response

@@ -13,6 +13,7 @@ from marshmallow import ValidationError, fields, post_load, validate, validates_
 
 from app.common.schemas import (InputSchema, OutputSchema, StrictBoolean, StrictInteger, StrictString, Timestamp,
                                 format_timestamp)
+from app.resumes import documents
 from app.resumes.models import SECTIONS, STATUSES
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
@@ -170,6 +171,28 @@ class TemplateDetailSchema(TemplateRefSchema):
 
 class TemplateListItemSchema(TemplateRefSchema):
     tier = fields.String(required=True, validate=validate.OneOf(["basic", "premium"]))
+
+
+class ExportOptionsSchema(InputSchema):
+    pageSize = StrictString(validate=validate.OneOf(documents.PAGE_SIZES), load_default="A4")
+    margin = StrictString(validate=validate.OneOf(documents.MARGINS), load_default="normal")
+    colorScheme = StrictString(validate=validate.OneOf(documents.COLOR_SCHEMES), load_default="default")
+    includePhoto = StrictBoolean(load_default=False,
+                                 metadata={"description": "place the account's avatar, when it can be fetched"})
+
+
+class ExportInputSchema(InputSchema):
+    format = StrictString(required=True, validate=validate.OneOf(documents.FORMATS))
+    options = fields.Nested(ExportOptionsSchema, load_default=lambda: ExportOptionsSchema().load({}))
+
+
+class ExportResultSchema(OutputSchema):
+    downloadUrl = fields.String(required=True, attribute="download_url",
+                                metadata={"description": "signed; answers the file until expiresAt"})
+    filename = fields.String(required=True)
+    format = fields.String(required=True)
+    fileSize = fields.Integer(required=True, attribute="file_size", metadata={"description": "bytes"})
+    expiresAt = Timestamp(required=True, attribute="expires_at")
 
 
 class ShareInfoSchema(OutputSchema):

@@ -9,7 +9,7 @@ from flask_login import current_user, login_required
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
 from app.common.ratelimit import counting_failures, share_password_limit
-from app.resumes import schemas, service, shares
+from app.resumes import exports, schemas, service, shares
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
@@ -104,6 +104,16 @@ def update_project(resume_id: str, project_id: str):
 def delete_project(resume_id: str, project_id: str):
     service.delete_project(current_user, resume_id, project_id)
     return ok(message="Project removed.")
+
+
+# Export ---------------------------------------------------------------------
+@bp.post("/resumes/<resume_id>/export")
+@login_required
+@api_doc("Export the resume as PDF, DOCX, HTML or TXT (waits for the render, up to 30 s)", tags=["export"],
+         auth=True, body=schemas.ExportInputSchema, responses={201: ("The stored file", schemas.ExportResultSchema)})
+def export_resume(resume_id: str):
+    export = exports.export_resume(current_user, resume_id, json_body(schemas.ExportInputSchema()))
+    return ok(schemas.ExportResultSchema().dump(export), status=201, message="Export ready.")
 
 
 # Sharing --------------------------------------------------------------------

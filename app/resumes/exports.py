@@ -1,0 +1,231 @@
+"""Exports: a resume rendered to a file by a job, stored, and handed out by a signed address.
+
+The render runs as a job on the ``exports`` queue (``jobs.render_export``); the
+request waits for its bytes, then stores them and records the export and its
+event in one transaction. Rendering never writes to storage, so a failed or
+abandoned render leaves nothing behind. Stored files count toward the owner's
+``storage_used`` (a conditional update against the plan's limit) until
+``delete_expired`` removes them.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import current_app
+from PIL import Image, UnidentifiedImageError
+from sqlalchemy import delete, update
+
+from app.account.models import User
+from app.account.plans import UNLIMITED, plan_for
+from app.common.models import new_id, utcnow
+from app.common.schemas import format_timestamp
+from app.errors import ApiError
+from app.extensions import db
+from app.integrations import outbound
+from app.integrations.storage import LinkExpired, LinkInvalid, storage
+from app.queue import EXPORTS, JobFailed, jobs
+from app.resumes import documents
+from app.resumes.models import Export, Resume
+from app.resumes.service import get_owned_resume
+from app.webhooks.service import record_event
+
+log = logging.getLogger(__name__)
+
+PHOTO_MAX_SIDE = 600  # pixels: the photo is shown at a few centimetres
+_UNSAFE = re.compile(r"[^A-Za-z0-9]+")
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    download_url: str
+    filename: str
+    format: str
+    file_size: int
+    expires_at: datetime
+
+
+def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
+    """Render the user's resume as ``data["format"]`` with ``data["options"]``, store it, record it.
+
+    Commits once (the export row, the storage count and the ``resume.exported``
+    event). Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED,
+    SUBSCRIPTION_LIMIT_EXCEEDED (storage full before or after the render) and
+    EXPORT_FAILED (the render failed or took longer than EXPORT_WAIT_SECONDS).
+    """
+    resume = get_owned_resume(user, resume_id)
+    limit = plan_for(user.subscription_type).storage_limit
+    if limit != UNLIMITED and user.storage_used >= limit:
+        raise _storage_full(limit)
+    fmt, options = data["format"], data["options"]
+    resume_id, title, user_id = resume.id, resume.title, user.id
+    # Nothing is held while the job runs (up to EXPORT_WAIT_SECONDS): no snapshot, no lock.
+    db.session.rollback()
+    content = render(resume_id, fmt, options)
+
+    export_id = new_id()
+    export = Export(id=export_id, user_id=user_id, resume_id=resume_id, format=fmt,
+                    filename=filename_for(title, fmt), storage_key=f"exports/{user_id}/{export_id}"
+                                                                  f"{documents.EXTENSIONS[fmt]}",
+                    file_size=len(content), expires_at=utcnow() + current_app.config["EXPORT_LINK_LIFETIME"])
+    _count_storage(user_id, export.file_size, limit)
+    db.session.add(export)
+    record_event("resume.exported", user_id, {
+        "resume": {"id": resume_id, "user_id": user_id},
+        "export": {"format": fmt, "filename": export.filename, "file_size": export.file_size,
+                   "expires_at": format_timestamp(export.expires_at)},
+    })
+    try:
+        storage().save(export.storage_key, content)
+    except OSError:
+        log.exception("export of resume %s could not be stored", resume_id)
+        storage().delete(export.storage_key)
+        raise ApiError("EXPORT_FAILED", "The export could not be stored. Try again in a moment.") from None
+    try:
+        db.session.commit()
+    except BaseException:
+        storage().delete(export.storage_key)
+        raise
+    return ExportResult(download_url=download_url(export), filename=export.filename, format=export.format,
+                        file_size=export.file_size, expires_at=export.expires_at)
+
+
+def render(resume_id: str, fmt: str, options: dict) -> bytes:
+    """The document's bytes, rendered by a job; raises EXPORT_FAILED (the reason goes to the log)."""
+    wait = current_app.config["EXPORT_WAIT_SECONDS"]
+    try:
+        return jobs().call(EXPORTS, "app.resumes.jobs.render_export", resume_id, fmt, options,
+                           wait=wait, job_timeout=wait + 5)
+    except JobFailed as exc:
+        log.error("export of resume %s as %s failed: %s", resume_id, fmt, exc)
+        raise ApiError("EXPORT_FAILED", "The export could not be produced. Try again in a moment.") from None
+
+
+def render_shared_pdf(share) -> tuple[bytes, str]:
+    """A share's resume as a PDF with the default options, and its file name (nothing is stored).
+    Raises EXPORT_FAILED."""
+    resume_id, title = share.resume.id, share.resume.title
+    db.session.rollback()  # nothing held while the job runs
+    options = {"pageSize": "A4", "margin": "normal", "colorScheme": "default", "includePhoto": False}
+    return render(resume_id, "pdf", options), filename_for(title, "pdf")
+
+
+def download_url(export: Export) -> str:
+    return storage().download_url(export.storage_key, filename=export.filename, expires_at=export.expires_at)
+
+
+def open_download(key: str, token: str) -> tuple[bytes, str, str]:
+    """The file a download address grants: (bytes, filename, media type).
+
+    Raises DOWNLOAD_LINK_INVALID (tampered), DOWNLOAD_LINK_EXPIRED, NOT_FOUND (file gone).
+    """
+    try:
+        granted = storage().verify(key, token, utcnow())
+        content = storage().read(granted.key)
+    except LinkInvalid:
+        raise ApiError("DOWNLOAD_LINK_INVALID", "This download address is not valid.") from None
+    except LinkExpired:
+        raise ApiError("DOWNLOAD_LINK_EXPIRED", "This download address has expired: export the resume again.") \
+            from None
+    except (FileNotFoundError, ValueError):
+        raise ApiError("NOT_FOUND", "This file no longer exists.") from None
+    fmt = next((f for f, ext in documents.EXTENSIONS.items() if key.endswith(ext)), None)
+    return content, granted.filename, documents.MEDIA_TYPES.get(fmt, "application/octet-stream")
+
+
+def filename_for(title: str, fmt: str) -> str:
+    """A file name from the title in safe characters: ``Backend Engineer (2024)`` → ``Backend_Engineer_2024.pdf``."""
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    stem = _UNSAFE.sub("_", ascii_title).strip("_")[:80].rstrip("_") or "resume"
+    return stem + documents.EXTENSIONS[fmt]
+
+
+def _count_storage(user_id: str, size: int, limit: int) -> None:
+    """Add ``size`` bytes to the user's storage in one conditional update (racing exports cannot both
+    pass the limit). Raises SUBSCRIPTION_LIMIT_EXCEEDED."""
+    counting = update(User).where(User.id == user_id).values(storage_used=User.storage_used + size)
+    if limit != UNLIMITED:
+        counting = counting.where(User.storage_used + size <= limit)
+    if db.session.execute(counting).rowcount != 1:
+        raise _storage_full(limit)
+
+
+def _storage_full(limit: int) -> ApiError:
+    return ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
+                    f"This export would pass your plan's storage of {limit} bytes. Delete old exports or upgrade.",
+                    {"limit": limit, "resource": "storage"})
+
+
+# What the render job reads -----------------------------------------------------
+def export_source(resume_id: str) -> tuple[documents.Source, str | None]:
+    """The live resume's renderable parts and its owner's avatar address. Raises LookupError."""
+    resume = db.session.scalar(Resume.live().where(Resume.id == resume_id))
+    if resume is None:
+        raise LookupError(f"resume {resume_id} does not exist or was deleted")
+    avatar = db.session.scalar(db.select(User.avatar).where(User.id == resume.user_id))
+    source = documents.Source(html_template=resume.template.html_template, css=resume.template.css_styles,
+                              title=resume.title, content=resume.content_json, visible=resume.sections_visibility)
+    return source, avatar
+
+
+def fetch_photo(url: str) -> documents.Photo | None:
+    """The image at ``url`` as a small PNG or JPEG, or None when it cannot be had safely.
+
+    http(s) only, never a private address (unless PHOTO_ALLOW_PRIVATE_TARGETS),
+    at most PHOTO_MAX_BYTES in PHOTO_FETCH_TIMEOUT seconds, and it must decode as
+    an image; it is re-encoded, so nothing but pixels reaches the document.
+    """
+    config = current_app.config
+    try:
+        response = outbound.request("GET", url, allow_private=config["PHOTO_ALLOW_PRIVATE_TARGETS"],
+                                    timeout=config["PHOTO_FETCH_TIMEOUT"], max_bytes=config["PHOTO_MAX_BYTES"],
+                                    headers={"Accept": "image/png, image/jpeg"})
+    except outbound.OutboundError as exc:
+        log.info("photo not fetched: %s", exc)
+        return None
+    if response.status != 200:
+        log.info("photo not fetched: status %s", response.status)
+        return None
+    try:
+        with Image.open(io.BytesIO(response.body)) as image:
+            if image.width * image.height > 40_000_000:  # a decompression bomb
+                return None
+            image.thumbnail((PHOTO_MAX_SIDE, PHOTO_MAX_SIDE))
+            keep_alpha = image.mode in ("RGBA", "LA", "P")
+            out = io.BytesIO()
+            if keep_alpha:
+                image.convert("RGBA").save(out, "PNG")
+            else:
+                image.convert("RGB").save(out, "JPEG", quality=88)
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
+        log.info("photo not used: %s", exc)
+        return None
+    return documents.Photo(data=out.getvalue(), media_type="image/png" if keep_alpha else "image/jpeg")
+
+
+# The cleanup -------------------------------------------------------------------
+def delete_expired(batch: int = 200) -> int:
+    """Delete expired exports' files and rows and give their bytes back. Commits per batch; returns the count.
+
+    Safe to run twice at once: a row is counted back only by the run that deletes it.
+    """
+    deleted = 0
+    while True:
+        expired = db.session.scalars(db.select(Export).where(Export.expires_at <= utcnow())
+                                     .order_by(Export.expires_at).limit(batch)).all()
+        if not expired:
+            return deleted
+        for export in expired:
+            gone = db.session.execute(delete(Export).where(Export.id == export.id)).rowcount
+            if gone:
+                db.session.execute(update(User).where(User.id == export.user_id)
+                                   .values(storage_used=User.storage_used - export.file_size))
+                deleted += 1
+        db.session.commit()
+        for export in expired:  # after the commit: a rollback must not leave rows without files
+            storage().delete(export.storage_key)
+        db.session.expunge_all()

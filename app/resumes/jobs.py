@@ -1,0 +1,18 @@
+"""Export jobs: plain ids in, re-read state, raise on failure."""
+from __future__ import annotations
+
+from app.resumes import documents, exports
+
+
+def render_export(resume_id: str, fmt: str, options: dict) -> bytes:
+    """The live resume rendered as ``fmt``; the waiting request stores it. Raises on any failure
+    (a deleted resume, a template that cannot render), which the request reports as EXPORT_FAILED."""
+    source, avatar = exports.export_source(resume_id)
+    photo = exports.fetch_photo(avatar) if options.get("includePhoto") and avatar else None
+    return documents.render(fmt, source, documents.Options(page_size=options["pageSize"], margin=options["margin"],
+                                                           color_scheme=options["colorScheme"]), photo)
+
+
+def delete_expired_exports() -> int:
+    """Periodic: delete expired export files and give their bytes back to their owners."""
+    return exports.delete_expired()

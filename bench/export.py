@@ -1,0 +1,149 @@
+"""Bench of exports: prints speed ratios against baselines measured in the same run.
+
+    .venv/bin/python bench/export.py [--runs 15]
+
+For a two-page resume (checked: the PDF has two pages):
+1. PDF: the median time of ``POST /api/resumes/<id>/export`` with format pdf
+   (session, validation, the render job on the exports queue, the wait for it,
+   storage, the export row and its event) divided by the median time of a bare
+   ``xhtml2pdf.pisa.CreatePDF`` of the very HTML the export feeds xhtml2pdf.
+   Goal: at most 1.5.
+2. DOCX: the same API export with format docx divided by building the same
+   document with the DOCX renderer called directly. Goal: at most 1.5.
+
+The app runs in-process on its embedded default (a temporary SQLite file, the
+in-process RQ worker, files in a temporary directory). See docs/bench.md.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import platform
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.seed import SENTENCES, SKILLS  # noqa: E402
+
+GOAL = 1.5
+
+TWO_PAGES = {
+    "personalInfo": {"name": "Grace Hopper", "email": "grace@example.com", "phone": "+1 555 0100",
+                     "address": "Arlington, VA", "summary": " ".join(SENTENCES[:4])},
+    "workExperience": [{"company": f"Company {i}", "position": "Senior Software Engineer",
+                        "startDate": f"{2010 + i}-01", "endDate": "" if i == 0 else f"{2011 + i}-06",
+                        "description": "\n".join(SENTENCES[i % 3:i % 3 + 4])} for i in range(7)],
+    "education": [{"school": "Yale University", "degree": "PhD Mathematics", "startDate": "2002-09",
+                   "endDate": "2006-06"}],
+    "skills": SKILLS[:14],
+    "projects": [{"name": f"Project {i}", "description": SENTENCES[i], "technologies": SKILLS[i:i + 3],
+                  "url": f"https://example.com/p{i}", "highlights": SENTENCES[i + 1:i + 3],
+                  "startDate": "2020-01", "endDate": "2021-01"} for i in range(3)],
+}
+
+
+def timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15, help="measured runs of each of the four (default 15)")
+    args = parser.parse_args(argv)
+    if not 3 <= args.runs <= 500:
+        parser.error("--runs must be in [3, 500]")
+
+    from flask_migrate import upgrade
+    from pypdf import PdfReader
+    from xhtml2pdf import pisa
+
+    from app import create_app
+    from app.account import service as accounts
+    from app.auth import service as auth
+    from app.config import config_for
+    from app.extensions import db
+    from app.resumes import documents, exports
+    from app.resumes import service as resumes
+    from app.resumes.documents import pdf
+    from app.resumes.models import Template
+
+    with tempfile.TemporaryDirectory(prefix="resume-export-bench-") as tmp:
+        env = {"SECRET_KEY": secrets.token_urlsafe(48), "DATABASE_URL": f"sqlite:///{tmp}/bench.db",
+               "STORAGE_DIR": f"{tmp}/storage", "LOG_LEVEL": "WARNING",
+               "RATELIMIT_AUTHENTICATED": "1000000 per minute"}
+        app = create_app(config_for("production", env))
+        with app.app_context():
+            upgrade()
+            user = accounts.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
+            user.subscription.type = "ENTERPRISE"  # unlimited storage: the runs add up
+            db.session.commit()
+            template = db.session.scalar(db.select(Template).where(Template.name == "Horizon"))
+            resume_id = resumes.create_resume(user, {"title": "Two pages", "templateId": template.id,
+                                                     "contentJson": TWO_PAGES}).id
+            _, cookie = auth.start_session(user, replaces=None, ip_address="127.0.0.1", user_agent="bench")
+            source, _ = exports.export_source(resume_id)
+            html = documents.html_document(source, documents.Options(), None)
+            if pdf.needs_bundled_font(html):
+                html = pdf.with_bundled_font(html)
+            db.session.remove()
+
+        client = app.test_client()
+        client.set_cookie(app.config["AUTH_COOKIE_NAME"], cookie)
+
+        def api(fmt: str) -> bytes:
+            response = client.post(f"/api/resumes/{resume_id}/export", json={"format": fmt})
+            if response.status_code != 201:
+                raise RuntimeError(f"export as {fmt}: {response.status_code} {response.get_data(as_text=True)}")
+            return response
+
+        def bare_pdf() -> bytes:
+            out = io.BytesIO()
+            if pisa.CreatePDF(html, dest=out, encoding="utf-8").err:
+                raise RuntimeError("xhtml2pdf reported errors")
+            return out.getvalue()
+
+        def direct_docx() -> bytes:
+            return documents.render("docx", source, documents.Options())
+
+        pages = len(PdfReader(io.BytesIO(bare_pdf())).pages)
+        print(f"Export bench: embedded default (SQLite, in-process worker), {os.cpu_count()} CPUs, "
+              f"Python {platform.python_version()}")
+        print(f"A {pages}-page resume (Horizon template), {args.runs} interleaved runs of each after 2 warm-ups")
+        if pages != 2:
+            print(f"  (expected two pages, got {pages}: the comparison still holds, but check TWO_PAGES)")
+        for _ in range(2):
+            api("pdf"), bare_pdf(), api("docx"), direct_docx()
+        samples: dict[str, list[float]] = {"api pdf": [], "bare pdf": [], "api docx": [], "direct docx": []}
+        for _ in range(args.runs):
+            samples["api pdf"].append(timed(lambda: api("pdf")))
+            samples["bare pdf"].append(timed(bare_pdf))
+            samples["api docx"].append(timed(lambda: api("docx")))
+            samples["direct docx"].append(timed(direct_docx))
+        median = {name: statistics.median(values) for name, values in samples.items()}
+
+        rows = (("PDF", "api pdf", "bare pdf", "bare xhtml2pdf of the same HTML"),
+                ("DOCX", "api docx", "direct docx", "the DOCX renderer called directly"))
+        for label, measured, baseline, baseline_label in rows:
+            ratio = median[measured] / median[baseline]
+            print(f"\n{label}")
+            print(f"  export through the API (job + storage)   median {median[measured] * 1000:8.1f} ms")
+            print(f"  {baseline_label:<39} median {median[baseline] * 1000:8.1f} ms")
+            print(f"  ratio {ratio:.2f}   goal ≤ {GOAL}: {'met' if ratio <= GOAL else 'not met'}")
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
