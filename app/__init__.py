@@ -51,6 +51,7 @@ def create_app(config: str | dict | None = None) -> Flask:
     mail.init_app(app)
     storage.init_app(app)
 
+    from app.account import security_views as _security, subscription_views as _subscription  # noqa: F401
     from app.account.views import bp as account_bp
     from app.auth.views import bp as auth_bp
     from app.pages import files as _file_pages, share as _share_pages  # noqa: F401  (routes on the pages blueprint)

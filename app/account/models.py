@@ -5,10 +5,10 @@ import secrets
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, Numeric, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.common.models import TimestampMixin, UTCDateTime, id_column
+from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
 from app.extensions import db
 
 
@@ -35,6 +35,14 @@ class User(UserMixin, TimestampMixin, db.Model):
     # Bytes of stored exports, kept by the export service (a conditional update against the plan's
     # storage limit) and by the cleanup that deletes expired files.
     storage_used: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0, server_default="0")
+    # language, timezone, theme, emailNotifications, marketingEmails (merged key by key on update)
+    preferences: Mapped[dict] = mapped_column(JSONDocument, nullable=False, default=dict)
+    # Two-factor sign-in (TOTP, RFC 6238): the base32 secret, and the last time step a code was
+    # accepted for, so that a code is not accepted twice.
+    two_factor_enabled: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False,
+                                                     server_default="0")
+    totp_secret: Mapped[str | None] = mapped_column(String(64))
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
 
     subscription: Mapped[Subscription] = relationship(back_populates="user", uselist=False, lazy="joined",
                                                       cascade="all, delete-orphan")
@@ -64,5 +72,63 @@ class Subscription(TimestampMixin, db.Model):
     current_period_start: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
     current_period_end: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
     cancel_at_period_end: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    trial_end: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # A downgrade waiting for the period end: the type it becomes then.
+    pending_type: Mapped[str | None] = mapped_column(String(16))
+    coupon_id: Mapped[str | None] = mapped_column(ForeignKey("coupons.id", ondelete="SET NULL"))
+    # The card on file, as the payment provider describes it (never the number).
+    payment_method_id: Mapped[str | None] = mapped_column(String(64))
+    payment_method_type: Mapped[str | None] = mapped_column(String(16))
+    payment_method_brand: Mapped[str | None] = mapped_column(String(16))
+    payment_method_last4: Mapped[str | None] = mapped_column(String(4))
+    payment_method_exp_month: Mapped[int | None] = mapped_column(Integer)
+    payment_method_exp_year: Mapped[int | None] = mapped_column(Integer)
+    # Bearer-token requests in the current usage period (reset with the period, at current_period_end).
+    api_requests_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
 
     user: Mapped[User] = relationship(back_populates="subscription")
+
+
+class BackupCode(db.Model):
+    """A single-use two-factor backup code; only its SHA-256 is stored."""
+
+    __tablename__ = "backup_codes"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    code_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Coupon(db.Model):
+    """A percent-off coupon an operator creates (``flask coupons create``)."""
+
+    __tablename__ = "coupons"
+
+    id: Mapped[str] = id_column()
+    code: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    percent_off: Mapped[int] = mapped_column(Integer, nullable=False)
+    max_redemptions: Mapped[int | None] = mapped_column(Integer)
+    times_redeemed: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+
+
+class PaymentIntent(db.Model):
+    """A payment of a subscription change, as the provider reports it (the 3-D-Secure-like path
+    waits in ``requires_action`` until its confirmation address is posted)."""
+
+    __tablename__ = "payment_intents"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    provider_id: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    plan_type: Mapped[str] = mapped_column(String(16), nullable=False)
+    amount: Mapped[float] = mapped_column(Numeric(10, 2), nullable=False)
+    currency: Mapped[str] = mapped_column(String(3), nullable=False)
+    status: Mapped[str] = mapped_column(String(24), nullable=False)
+    payment_method_id: Mapped[str] = mapped_column(String(64), nullable=False)
+    coupon_id: Mapped[str | None] = mapped_column(ForeignKey("coupons.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -46,3 +46,19 @@ class OneTimeToken(db.Model):
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     user: Mapped[User] = relationship()
+
+
+class RefreshToken(db.Model):
+    """An API refresh token (only its SHA-256). Each use spends it and issues the next of its family;
+    presenting a spent one revokes the whole family (it was stolen, or replayed)."""
+
+    __tablename__ = "refresh_tokens"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    family_id: Mapped[str] = mapped_column(String(24), index=True, nullable=False)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

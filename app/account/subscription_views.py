@@ -1,0 +1,4 @@
+"""Subscription endpoints, on the account blueprint."""
+from __future__ import annotations
+
+from app.account.views import bp  # noqa: F401
