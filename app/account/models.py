@@ -12,6 +12,13 @@ from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_colu
 from app.extensions import db
 
 
+LANGUAGES = ("zh-cn", "en")
+THEMES = ("light", "dark", "auto")
+# What a user who never chose gets; stored preferences are merged over these.
+DEFAULT_PREFERENCES = {"language": "en", "timezone": "UTC", "theme": "auto", "emailNotifications": True,
+                       "marketingEmails": False}
+
+
 def new_auth_id() -> str:
     return secrets.token_hex(16)
 

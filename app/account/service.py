@@ -1,12 +1,15 @@
-"""Account use cases used by other packages (the account API lands with its issue)."""
+"""Account use cases: users and their profile."""
 from __future__ import annotations
 
 import calendar
+from dataclasses import dataclass
 from datetime import datetime
 
-from app.account.models import Subscription, User
+from app.account.models import DEFAULT_PREFERENCES, Subscription, User
+from app.account.plans import plan_for
 from app.common.models import utcnow
 from app.extensions import db
+from app.webhooks.service import record_event
 
 
 def add_months(moment: datetime, months: int) -> datetime:
@@ -30,3 +33,61 @@ def new_user(*, email: str, name: str, password_hash: str | None, verified: bool
 
 def find_by_email(email: str) -> User | None:
     return db.session.scalar(db.select(User).where(User.email == email.strip().lower()))
+
+
+@dataclass(frozen=True)
+class Account:
+    """A user's account as the API shows it, with live counts and limits from the plan."""
+
+    id: str
+    email: str
+    name: str
+    avatar: str | None
+    email_verified: bool
+    email_verified_at: datetime | None
+    subscription_type: str
+    subscription_status: str
+    subscription_expires_at: datetime | None
+    resumes_created: int
+    resumes_limit: int
+    api_requests_used: int
+    api_requests_limit: int
+    storage_used: int
+    storage_limit: int
+    preferences: dict
+    created_at: datetime
+    updated_at: datetime
+    last_login_at: datetime | None
+
+
+def account_of(user: User) -> Account:
+    plan = plan_for(user.subscription_type)
+    subscription = user.subscription
+    return Account(
+        id=user.id, email=user.email, name=user.name, avatar=user.avatar, email_verified=user.email_verified,
+        email_verified_at=user.email_verified_at, subscription_type=user.subscription_type,
+        subscription_status=subscription.status, subscription_expires_at=subscription.current_period_end,
+        resumes_created=user.live_resumes, resumes_limit=plan.resumes_limit,
+        api_requests_used=subscription.api_requests_used, api_requests_limit=plan.api_requests_limit,
+        storage_used=user.storage_used, storage_limit=plan.storage_limit,
+        preferences=DEFAULT_PREFERENCES | (user.preferences or {}),
+        created_at=user.created_at, updated_at=user.updated_at, last_login_at=user.last_login_at)
+
+
+def update_profile(user: User, data: dict) -> Account:
+    """Apply ``name``, ``avatar`` and ``preferences`` (merged key by key). Commits once, with a
+    ``user.profile_updated`` event naming the changed fields when anything changed."""
+    changed = [field for field in ("name", "avatar") if field in data and data[field] != getattr(user, field)]
+    for field in changed:
+        setattr(user, field, data[field])
+    stored = user.preferences or {}
+    new_preferences = {key: value for key, value in data.get("preferences", {}).items()
+                       if (DEFAULT_PREFERENCES | stored).get(key) != value}
+    if new_preferences:
+        user.preferences = stored | new_preferences  # a new dict: the JSON column sees the change
+        changed += [f"preferences.{key}" for key in sorted(new_preferences)]
+    if changed:
+        record_event("user.profile_updated", user.id,
+                     {"user": {"id": user.id, "email": user.email, "name": user.name, "changed_fields": changed}})
+    db.session.commit()
+    return account_of(user)
