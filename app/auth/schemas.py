@@ -1,5 +1,5 @@
 """What goes over the wire for the auth endpoints."""
-from marshmallow import EXCLUDE, fields, post_load, validate
+from marshmallow import EXCLUDE, ValidationError, fields, post_load, validate, validates_schema
 
 from app.common.schemas import InputSchema, OutputSchema, StrictString, Timestamp
 
@@ -91,3 +91,44 @@ class SessionSchema(OutputSchema):
 
 class SignInResultSchema(SessionSchema):
     url = fields.String(required=True, metadata={"description": "The same-origin callback address."})
+
+
+GRANT_FIELDS = {"password": ("email", "password"), "refresh_token": ("refresh_token",)}
+
+
+class TokenRequestSchema(InputSchema):
+    """POST /api/auth/token: ``grant_type`` password (email, password, code) or refresh_token."""
+
+    grant_type = StrictString(required=True, validate=validate.OneOf(list(GRANT_FIELDS)))
+    email = EmailField()
+    password = Password(validate=validate.Length(max=4096))
+    code = StrictString(validate=validate.Length(max=64), allow_none=True,
+                        metadata={"description": "With two-factor on: a TOTP or backup code."})
+    refresh_token = StrictString(validate=validate.Length(min=1, max=512))
+
+    @validates_schema
+    def fields_of_the_grant(self, data, **kwargs):
+        missing = [name for name in GRANT_FIELDS[data["grant_type"]] if data.get(name) is None]
+        if missing:
+            raise ValidationError({name: ["Missing data for required field."] for name in missing})
+
+    @post_load
+    def drop_empty_code(self, data, **kwargs):
+        return {k: v for k, v in data.items() if k != "code" or v not in (None, "")}
+
+
+class TokenRequestFormSchema(TokenRequestSchema):
+    """The same as a form post (RFC 6749): other parameters (client_id, scope, ...) are ignored."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+
+class TokenResponseSchema(OutputSchema):
+    """RFC 6749 §5.1, not in the envelope (as OAuth clients expect)."""
+
+    access_token = fields.String(required=True, metadata={"description": "An HS256 JWT, valid expires_in seconds."})
+    token_type = fields.String(required=True, validate=validate.OneOf(["Bearer"]))
+    expires_in = fields.Integer(required=True, metadata={"description": "Seconds: 3600."})
+    refresh_token = fields.String(required=True, metadata={
+        "description": "Single use: exchange it for the next pair with grant_type=refresh_token."})

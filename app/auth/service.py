@@ -1,10 +1,11 @@
-"""Account lifecycle: registration, verification, password reset, sign-in, sessions.
+"""Account lifecycle: registration, verification, password reset, sign-in, sessions, API tokens.
 
 Each public function is one use case and commits at most once. Mails leave
 from jobs enqueued after the commit.
 """
 from __future__ import annotations
 
+import hmac
 from datetime import datetime
 
 from flask import current_app
@@ -14,7 +15,8 @@ from sqlalchemy.exc import IntegrityError
 from app import queue
 from app.account import service as accounts
 from app.account.models import User
-from app.auth.models import AuthSession, OneTimeToken
+from app.auth import tokens, two_factor
+from app.auth.models import AuthSession, OneTimeToken, RefreshToken
 from app.auth.passwords import check_password, hash_password, password_problem
 from app.common.models import utcnow
 from app.common.security import hash_token, new_token
@@ -117,7 +119,8 @@ def reset_password(raw_token: str, password: str) -> User:
 
     A weak password leaves the token usable. On success: the token and every
     other reset token of the user are spent, the email counts as verified, and
-    every session of the user ends (rows deleted, auth id rotated). Commits.
+    every session of the user ends (rows deleted, auth id rotated: access
+    tokens die with it) and every refresh token is revoked. Commits.
     Raises TOKEN_INVALID, TOKEN_EXPIRED, WEAK_PASSWORD.
     """
     token = _usable_token(raw_token, OneTimeToken.RESET_PASSWORD)
@@ -130,6 +133,7 @@ def reset_password(raw_token: str, password: str) -> User:
                               OneTimeToken.used_at.is_(None))
                        .values(used_at=now))
     end_all_sessions(user)
+    tokens.revoke_user_tokens(user)
     db.session.commit()
     return user
 
@@ -140,10 +144,31 @@ def end_all_sessions(user: User) -> None:
     db.session.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
 
 
-def authenticate(email: str, password: str) -> User:
+def end_other_sessions(user: User, keep: str | None) -> None:
+    """End every session of ``user`` but the one of cookie value ``keep`` (None: all of them).
+
+    Rotates the auth id (every other session and every access token dies with it)
+    and stamps the kept session with the new id; deletes the other rows and
+    revokes every refresh token. No commit: part of a caller's use case.
+    """
+    user.rotate_auth_id()
+    others = delete(AuthSession).where(AuthSession.user_id == user.id)
+    if keep:
+        kept = hash_token(keep)
+        db.session.execute(update(AuthSession).where(AuthSession.user_id == user.id, AuthSession.token_hash == kept)
+                           .values(auth_id=user.auth_id).execution_options(synchronize_session=False))
+        others = others.where(AuthSession.token_hash != kept)
+    db.session.execute(others.execution_options(synchronize_session=False))
+    tokens.revoke_user_tokens(user)
+
+
+def authenticate(email: str, password: str, code: str | None = None) -> User:
     """The user with these credentials, in about the same time whether or not the email exists.
 
-    Raises INVALID_CREDENTIALS, EMAIL_NOT_VERIFIED (only after a correct password).
+    With two-factor on, ``code`` (TOTP or backup code) must be valid too, and is
+    spent (no commit: the caller's sign-in or token use case commits it).
+    Raises INVALID_CREDENTIALS, then (only after a correct password)
+    EMAIL_NOT_VERIFIED, TWO_FACTOR_REQUIRED, INVALID_TWO_FACTOR_CODE.
     """
     user = accounts.find_by_email(email)
     if not check_password(password, user.password_hash if user else None) or user is None:
@@ -151,6 +176,8 @@ def authenticate(email: str, password: str) -> User:
     if not user.email_verified:
         raise ApiError("EMAIL_NOT_VERIFIED", "Verify your email address first: we sent you a link.",
                        {"field": "email"})
+    if user.two_factor_enabled:
+        two_factor.check(user, code)
     return user
 
 
@@ -188,6 +215,56 @@ def load_session(raw: str) -> tuple[User, datetime] | None:
     return None if row is None else (row[0], row[1])
 
 
+def grant_password(user: User) -> dict:
+    """API tokens for a user just authenticated (``authenticate``): an access token and the first
+    refresh token of a new family, as the token endpoint answers them.
+
+    Commits (with the two-factor code ``authenticate`` spent). Raises ConfigError when SECRET_KEY
+    is too short to sign tokens.
+    """
+    return _grant(user, family_id=None)
+
+
+def grant_refresh(raw: str) -> dict:
+    """Spend a refresh token for a new access token and the next refresh token of its family. Commits.
+
+    Raises TOKEN_INVALID for an unknown, revoked, expired or spent token; a spent
+    one (a replay: a copy is in other hands) first revokes its whole family.
+    """
+    invalid = ApiError("TOKEN_INVALID", "This refresh token is invalid, expired or revoked. Sign in again.",
+                       {"field": "refresh_token"})
+    token = tokens.find_refresh_token(raw)
+    if token is None or token.revoked_at is not None or (token.used_at is None and token.expires_at <= utcnow()):
+        raise invalid
+    # Spent before, or by a request that raced this one: either way two holders have it.
+    if token.used_at is not None or not tokens.spend_refresh_token(token):
+        tokens.revoke_family(token.family_id)
+        db.session.commit()
+        raise invalid
+    user = db.session.get(User, token.user_id)
+    return _grant(user, family_id=token.family_id)
+
+
+def _grant(user: User, *, family_id: str | None) -> dict:
+    tokens.signing_key()  # before anything is written: a short SECRET_KEY fails the request whole
+    result = {"access_token": tokens.issue_access_token(user), "token_type": "Bearer",
+              "expires_in": int(current_app.config["ACCESS_TOKEN_LIFETIME"].total_seconds()),
+              "refresh_token": tokens.issue_refresh_token(user, family_id)}
+    db.session.commit()
+    return result
+
+
+def load_bearer(raw: str) -> tuple[User, datetime] | None:
+    """The user of a genuine, unexpired access token whose auth id is still the user's, and its expiry."""
+    claims = tokens.read_access_token(raw)
+    if claims is None:
+        return None
+    user = db.session.get(User, claims.user_id)
+    if user is None or not hmac.compare_digest(tokens.auth_digest(user), claims.auth_digest):
+        return None
+    return user, claims.expires_at
+
+
 def end_session(raw: str) -> None:
     """Delete the session of this cookie value, if any. Commits."""
     db.session.execute(delete(AuthSession).where(AuthSession.token_hash == hash_token(raw)))
@@ -195,10 +272,14 @@ def end_session(raw: str) -> None:
 
 
 def prune_expired(now: datetime | None = None) -> dict[str, int]:
-    """Delete expired sessions and expired or spent one-time tokens. Commits; returns counts."""
+    """Delete expired sessions, expired or spent one-time tokens and expired refresh tokens.
+
+    Spent refresh tokens stay until they expire: presenting one revokes its family. Commits; returns counts.
+    """
     now = now or utcnow()
     sessions = db.session.execute(delete(AuthSession).where(AuthSession.expires_at <= now)).rowcount
-    tokens = db.session.execute(delete(OneTimeToken).where(
+    one_time = db.session.execute(delete(OneTimeToken).where(
         (OneTimeToken.expires_at <= now) | OneTimeToken.used_at.is_not(None))).rowcount
+    refresh = db.session.execute(delete(RefreshToken).where(RefreshToken.expires_at <= now)).rowcount
     db.session.commit()
-    return {"sessions": sessions, "tokens": tokens}
+    return {"sessions": sessions, "tokens": one_time, "refresh_tokens": refresh}

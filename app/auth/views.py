@@ -1,4 +1,5 @@
-"""Auth endpoints: HTTP only. Sign-in/out/session use their own formats, the rest the envelope."""
+"""Auth endpoints: HTTP only. Sign-in/out/session and the token endpoint use their own formats, the rest
+the envelope."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -34,6 +35,47 @@ def _login_error_url(code: str) -> str:
 
 def session_body(user, expires_at) -> dict:
     return schemas.SessionSchema().dump({"user": user, "expires": expires_at})
+
+
+def _not_a_password_grant() -> bool:
+    """Whether the token request is not a password grant (its limits are per email). Never raises (see email_key)."""
+    try:
+        data = request.form if is_form_post() else request.get_json(silent=True, force=True)
+    except HTTPException:
+        data = None
+    return not (hasattr(data, "get") and data.get("grant_type") == "password")
+
+
+def sign_in_limits(*, exempt_when=None):
+    """The limits of password sign-ins, shared by the sign-in and token endpoints: failures per email
+    and per address, and wrong two-factor codes per email. Each counts only the requests marked by
+    ``counting_failures`` with its flag."""
+
+    def email() -> str:
+        return "email:" + email_key()
+
+    limits = [
+        limiter.shared_limit(configured("SIGNIN_EMAIL"), scope="signin-email", key_func=email,
+                             deduct_when=failed("signin_failed"), exempt_when=exempt_when),
+        limiter.shared_limit(configured("SIGNIN_IP"), scope="signin-ip", key_func=get_remote_address,
+                             deduct_when=failed("signin_failed")),
+        limiter.shared_limit(configured("TWO_FACTOR"), scope="two-factor", key_func=email,
+                             deduct_when=failed("two_factor_failed"), exempt_when=exempt_when),
+    ]
+
+    def decorate(view):
+        for limit in reversed(limits):
+            view = limit(view)
+        return view
+
+    return decorate
+
+
+def _authenticate(data):
+    """The user of a password sign-in; marks failures for the limits of ``sign_in_limits``."""
+    with counting_failures("signin_failed", "INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED"), \
+            counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
+        return service.authenticate(data["email"], data["password"], data.get("code"))
 
 
 @bp.post("/register")
@@ -84,18 +126,15 @@ def reset_password():
 
 @bp.post("/auth/signin")
 @accepts_form(error_redirect=_login_error_url)
-@limiter.limit(configured("SIGNIN_EMAIL"), key_func=lambda: "email:" + email_key(), deduct_when=failed("signin_failed"),
-               scope="signin-email")
-@limiter.limit(configured("SIGNIN_IP"), key_func=get_remote_address, deduct_when=failed("signin_failed"), scope="signin-ip")
-@api_doc("Sign in with email and password", tags=["auth"], body=schemas.SignInSchema,
-         form_body=schemas.SignInFormSchema, envelope=False,
+@sign_in_limits()
+@api_doc("Sign in with email and password (and a two-factor code when it is on)", tags=["auth"],
+         body=schemas.SignInSchema, form_body=schemas.SignInFormSchema, envelope=False,
          responses={200: ("JSON request: the session and the callback address", schemas.SignInResultSchema),
                     302: ("Form post: redirect to callbackUrl (or /login?error=CODE)", None)})
 def signin():
     form = is_form_post()
     data = schemas.SignInFormSchema().load(request.form.to_dict()) if form else json_body(schemas.SignInSchema())
-    with counting_failures("signin_failed"):
-        user = service.authenticate(data["email"], data["password"])
+    user = _authenticate(data)
     auth_session, raw = service.start_session(user, replaces=auth_sessions.current_cookie(),
                                               ip_address=request.remote_addr,
                                               user_agent=request.headers.get("User-Agent"))
@@ -125,3 +164,26 @@ def session():
     if not current_user.is_authenticated:
         return jsonify({})
     return jsonify(session_body(current_user, g.session_expires_at))
+
+
+@bp.post("/auth/token")
+@auth_sessions.ignores_authorization
+@accepts_form(error_redirect=None)  # OAuth clients post forms, and read errors as JSON
+@sign_in_limits(exempt_when=_not_a_password_grant)
+@api_doc("API tokens: grant_type=password (email, password, code) or grant_type=refresh_token", tags=["auth"],
+         body=schemas.TokenRequestSchema, form_body=schemas.TokenRequestFormSchema, envelope=False,
+         responses={200: ("An access token (Bearer, 1 hour) and the next refresh token", schemas.TokenResponseSchema)})
+def token():
+    if is_form_post():
+        data = schemas.TokenRequestFormSchema().load(request.form.to_dict())
+    else:
+        data = json_body(schemas.TokenRequestSchema())
+    if data["grant_type"] == "password":
+        user = _authenticate(data)
+        result = service.grant_password(user)
+    else:
+        with counting_failures("signin_failed"):  # per address only: a refresh grant names no email
+            result = service.grant_refresh(data["refresh_token"])
+    response = jsonify(schemas.TokenResponseSchema().dump(result))
+    response.headers["Pragma"] = "no-cache"  # RFC 6749 §5.1, beside Cache-Control: no-store
+    return response

@@ -24,9 +24,10 @@ FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
 
 
 def accepts_form(*, error_redirect):
-    """Mark a JSON API view that also takes browser form posts (sign-in, sign-out).
+    """Mark a JSON API view that also takes form posts (sign-in, sign-out; the token endpoint for OAuth clients).
 
-    A form post that fails is answered with a 302 to ``error_redirect(code)``.
+    A form post that fails is answered with a 302 to ``error_redirect(code)``,
+    or in the JSON error envelope when ``error_redirect`` is None (not a browser form).
     """
 
     def decorate(view):
@@ -127,9 +128,12 @@ def install_request_hooks(app: Flask) -> None:
     def refuse_cross_site_forms():
         # SameSite=Lax keeps our cookie off cross-site posts, but a form on another site could
         # still sign a visitor in to an account of its choosing (login CSRF). JSON needs CORS.
+        # A request with an Authorization header is no such form (another site's page can only add
+        # one through a CORS preflight, which this API never grants), and it is authenticated by
+        # that header, never by the cookie (app.auth.sessions).
         origin = request.headers.get("Origin")
-        if request.method == "POST" and is_form_post() and origin and \
-                origin.rstrip("/") != request.host_url.rstrip("/"):
+        if request.method == "POST" and is_form_post() and origin and "Authorization" not in request.headers \
+                and origin.rstrip("/") != request.host_url.rstrip("/"):
             raise ApiError("FORBIDDEN", "Form posts from another site are refused.")
 
     @app.before_request

@@ -83,6 +83,9 @@ def build_spec(app: Flask) -> dict:
     _field_to_property(ma_plugin)
     spec.components.security_scheme("session", {"type": "apiKey", "in": "cookie",
                                                 "name": app.config["AUTH_COOKIE_NAME"]})
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                                               "description": "An access token from POST /api/auth/token. "
+                                                              "Each request counts toward apiRequestsLimit."})
     spec.components.schema("Error", schema=ErrorSchema)
     spec.components.schema("Message", schema=MessageSchema)
     spec.components.schema("PageMeta", {"type": "object", "properties": {
@@ -125,7 +128,7 @@ def build_spec(app: Flask) -> dict:
                     response["content"] = {"application/json": {"schema": body}}
                 op["responses"][str(status)] = response
             if doc["auth"]:
-                op["security"] = [{"session": []}]
+                op["security"] = [{"session": []}, {"bearer": []}]  # either one
             operations[method.lower()] = op
         spec.path(path=path, operations=operations)
     return spec.to_dict()

@@ -2,6 +2,7 @@ import pytest
 
 from app.auth.models import OneTimeToken
 from app.common.models import utcnow
+from tests.auth.support import clock, signed_in  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
