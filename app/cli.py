@@ -1,5 +1,8 @@
-"""Operator commands: ``flask create-user``, ``flask worker``, ``flask prune``."""
+"""Operator commands: ``flask create-user``, ``flask worker``, ``flask prune``, ``flask grant-enterprise``,
+``flask coupons create``."""
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 import click
 from flask import Flask, current_app
@@ -39,8 +42,57 @@ def register_cli(app: Flask) -> None:
 
     @app.cli.command("prune")
     def prune() -> None:
-        """Delete expired sessions and expired or spent one-time tokens."""
+        """Delete expired sessions, expired or spent one-time tokens and expired refresh tokens."""
         from app.auth import service
 
         counts = service.prune_expired()
-        click.echo(f"deleted {counts['sessions']} sessions and {counts['tokens']} tokens")
+        click.echo(f"deleted {counts['sessions']} sessions, {counts['tokens']} tokens and "
+                   f"{counts['refresh_tokens']} refresh tokens")
+
+    @app.cli.command("grant-enterprise")
+    @click.argument("email")
+    def grant_enterprise(email: str) -> None:
+        """Give the account ENTERPRISE (ACTIVE, renewing monthly at no charge: sales bills it)."""
+        from app.account import subscriptions
+
+        try:
+            subscription, changed = subscriptions.grant_enterprise(email)
+        except ApiError as exc:
+            raise click.ClickException(exc.message) from None
+        if changed:
+            click.echo(f"{email.strip().lower()} now has ENTERPRISE (subscription {subscription.id})")
+        else:
+            click.echo(f"{email.strip().lower()} already had ENTERPRISE; scheduled changes were dropped")
+
+    @app.cli.group("coupons")
+    def coupons() -> None:
+        """Percent-off coupons for subscribing to Premium."""
+
+    @coupons.command("create")
+    @click.argument("code")
+    @click.option("--percent-off", type=click.IntRange(1, 100), required=True, help="1 to 100.")
+    @click.option("--max-redemptions", type=click.IntRange(min=1), help="Successful subscribes it may pay for.")
+    @click.option("--expires-at", help="Last moment it may be redeemed, ISO 8601 (UTC when no offset is given).")
+    def create_coupon(code: str, percent_off: int, max_redemptions: int | None, expires_at: str | None) -> None:
+        """Create a coupon CODE (matched without regard to case; applies to every Premium charge)."""
+        from app.account import subscriptions
+
+        moment = None
+        if expires_at is not None:
+            try:
+                moment = datetime.fromisoformat(expires_at)
+            except ValueError:
+                raise click.BadParameter("use ISO 8601, e.g. 2026-12-31T23:59:59Z", param_hint="--expires-at") \
+                    from None
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)
+        try:
+            coupon = subscriptions.create_coupon(code, percent_off, max_redemptions=max_redemptions,
+                                                 expires_at=moment)
+        except ApiError as exc:
+            raise click.ClickException(exc.message) from None
+        limits = [f"at most {coupon.max_redemptions} redemptions"] if coupon.max_redemptions else []
+        if coupon.expires_at:
+            limits.append(f"until {coupon.expires_at.isoformat()}")
+        click.echo(f"created coupon {coupon.code}: {coupon.percent_off}% off"
+                   + (f" ({', '.join(limits)})" if limits else ""))

@@ -92,7 +92,7 @@ def test_prune_deletes_expired_sessions_and_expired_or_spent_tokens_and_keeps_li
     result = run(app, "prune")
 
     assert result.exit_code == 0, result.output
-    assert "deleted 1 sessions and 2 tokens" in result.output
+    assert "deleted 1 sessions, 2 tokens and 0 refresh tokens" in result.output
     assert set(query(lambda s: s.scalars(select(AuthSession.id)).all())) == {ids["live_session"]}
     assert set(query(lambda s: s.scalars(select(OneTimeToken.id)).all())) == {ids["live_token"]}
 

@@ -76,13 +76,14 @@ class AccountSchema(OutputSchema):
     subscriptionStatus = fields.String(required=True, attribute="subscription_status")
     subscriptionExpiresAt = Timestamp(required=True, allow_none=True, attribute="subscription_expires_at",
                                       metadata={"description": "end of the current period"})
-    resumesCreated = fields.Integer(required=True, attribute="resumes_created",
+    resumesCreated = fields.Integer(required=True, attribute="usage.resumes_created",
                                     metadata={"description": "live (not deleted) resumes"})
-    resumesLimit = fields.Integer(required=True, attribute="resumes_limit", metadata={"description": "-1: unlimited"})
-    apiRequestsUsed = fields.Integer(required=True, attribute="api_requests_used")
-    apiRequestsLimit = fields.Integer(required=True, attribute="api_requests_limit")
-    storageUsed = fields.Integer(required=True, attribute="storage_used", metadata={"description": "bytes"})
-    storageLimit = fields.Integer(required=True, attribute="storage_limit", metadata={"description": "bytes"})
+    resumesLimit = fields.Integer(required=True, attribute="usage.resumes_limit",
+                                  metadata={"description": "-1: unlimited"})
+    apiRequestsUsed = fields.Integer(required=True, attribute="usage.api_requests_used")
+    apiRequestsLimit = fields.Integer(required=True, attribute="usage.api_requests_limit")
+    storageUsed = fields.Integer(required=True, attribute="usage.storage_used", metadata={"description": "bytes"})
+    storageLimit = fields.Integer(required=True, attribute="usage.storage_limit", metadata={"description": "bytes"})
     preferences = fields.Nested(PreferencesOutputSchema, required=True)
     createdAt = Timestamp(required=True, attribute="created_at")
     updatedAt = Timestamp(required=True, attribute="updated_at")
