@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from flask import Flask, current_app, g, has_request_context
 from redis import Redis
-from rq import Queue, Retry, SimpleWorker, Worker
+from rq import Queue, Retry, SimpleWorker
 from rq.job import JobStatus
 from rq.results import Result
 from rq.scheduler import RQScheduler
@@ -43,6 +43,9 @@ RESULT_TTL = 120  # seconds a waited-for job's result (or failure) stays in Redi
 # worker or embedded scheduler gets there first: name -> (queue, function, setting).
 PERIODIC: dict[str, tuple[str, str, str]] = {
     "delete-expired-exports": (EXPORTS, "app.resumes.jobs.delete_expired_exports", "EXPORT_CLEANUP_INTERVAL"),
+    "sweep-webhook-events": (WEBHOOKS, "app.webhooks.jobs.sweep", "WEBHOOK_SWEEP_INTERVAL"),
+    "apply-subscription-period-ends": (DEFAULT, "app.account.jobs.apply_subscription_period_ends",
+                                       "SUBSCRIPTION_PERIOD_INTERVAL"),
 }
 
 
@@ -62,7 +65,15 @@ class AppContextMixin:
             return super().perform_job(job, queue)
 
 
-class AppWorker(AppContextMixin, Worker):
+class AppWorker(AppContextMixin, SimpleWorker):
+    """``flask worker``: jobs run in the worker process itself, not in a fork per job.
+
+    A fork costs tens of milliseconds (and a fresh database connection) for jobs
+    that take a few: webhook deliveries went from 17 to over 100 a second. Jobs
+    are plain functions that leave no state behind; a job's time-out is still
+    enforced (SIGALRM, the worker's main thread).
+    """
+
     def __init__(self, *args, app: Flask, **kwargs):
         self.app = app
         super().__init__(*args, **kwargs)
@@ -108,12 +119,21 @@ class Jobs:
             self._start_embedded()
         return Queue(name, connection=self.connection, default_timeout=self.app.config["JOB_TIMEOUT"])
 
-    def enqueue(self, queue: str, func: Callable | str, *args, retry_intervals=None, delay=None, **kwargs):
+    def enqueue(self, queue: str, func: Callable | str, *args, retry_intervals=None, delay=None,
+                coalesce: str | None = None, **kwargs):
         """Enqueue now. Prefer ``enqueue_after_commit`` from services.
 
-        ``delay`` and each of ``retry_intervals`` (seconds) are kept to within
-        half a second, plus the scheduler's tick (1 s in a worker, 0.2 s embedded).
+        ``delay`` and each of ``retry_intervals`` (seconds) are waited at least,
+        and at most a second more plus the scheduler's tick (1 s in a worker,
+        0.2 s embedded).
+
+        ``coalesce`` names a job that needs to run once however often it is
+        asked for: while one waits (its Redis key lives, at most a minute),
+        asking again enqueues nothing. The job calls ``started(coalesce)``
+        first, so that what is asked for after that gets a run of its own.
         """
+        if coalesce and not self.connection.set(f"coalesce:{coalesce}", "1", nx=True, ex=60):
+            return None
         options = {}
         if has_request_context() and g.get("request_id"):
             options["meta"] = {"request_id": g.request_id}
@@ -141,6 +161,10 @@ class Jobs:
         if result.type != Result.Type.SUCCESSFUL:
             raise JobFailed(f"job {job.id} ({job.func_name}) failed: {result.exc_string}")
         return result.return_value
+
+    def started(self, coalesce: str) -> None:
+        """Called by a coalesced job as it starts: later requests enqueue it again."""
+        self.connection.delete(f"coalesce:{coalesce}")
 
     # Periodic jobs ----------------------------------------------------------
     def enqueue_due_periodic_jobs(self) -> None:
@@ -205,9 +229,11 @@ def _for_rq(seconds: float) -> float:
     """The delay to give RQ for a job to wait ``seconds``.
 
     RQ stores scheduled times as whole seconds rounded down, so a 1 s delay
-    given as such may run at once; half a second more rounds to the nearest.
+    given as such may run almost at once. Just under a second more makes the
+    stored time the first whole second at or after the wanted one: a job never
+    runs early, and at most a second (plus the scheduler's tick) late.
     """
-    return seconds + 0.5 if seconds > 0 else 0
+    return seconds + 0.999 if seconds > 0 else 0
 
 
 def init_app(app: Flask) -> None:

@@ -51,6 +51,7 @@ def test_env(tmp_path_factory, mailbox) -> dict[str, str]:
         "MAIL_PORT": str(mailbox.port),
         "LOG_LEVEL": "WARNING",
         "PHOTO_ALLOW_PRIVATE_TARGETS": "1",  # avatars served by test servers on loopback
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",  # webhook receivers too
     }
     if TEST_REDIS_URL:
         env["REDIS_URL"] = TEST_REDIS_URL

@@ -76,3 +76,50 @@ def link_token(message: EmailMessage, path: str) -> str:
     match = re.search(rf"{re.escape(path)}\?token=([A-Za-z0-9_\-]+)", text_part(message))
     assert match, f"no {path} link in the mail"
     return match.group(1)
+
+
+class Receiver:
+    """A webhook receiver: a real HTTP server on loopback that records each request's raw bytes.
+
+    ``statuses`` are answered in turn (then 200); ``delay`` seconds pass before each answer.
+    """
+
+    def __init__(self, statuses=(), delay: float = 0.0):
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.statuses, self.delay = list(statuses), delay
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver._lock:
+                    receiver.requests.append({"at": time.monotonic(), "path": self.path, "body": body,
+                                              "headers": {k.lower(): v for k, v in self.headers.items()}})
+                    status = receiver.statuses.pop(0) if receiver.statuses else 200
+                time.sleep(receiver.delay)
+                self.send_response(status)
+                if 300 <= status < 400:
+                    self.send_header("Location", receiver.url + "redirected")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        ThreadingHTTPServer.request_queue_size = 128  # the relay posts in parallel
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait_for(self, count: int, timeout: float = 20.0) -> list[dict]:
+        wait_until(lambda: len(self.requests) >= count, timeout)
+        with self._lock:
+            return list(self.requests)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -84,6 +84,9 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
+        # In WAL mode NORMAL cannot corrupt the database; a power cut may lose the last commits.
+        # FULL would fsync every commit, which the embedded default (development) does not need.
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.close()
 

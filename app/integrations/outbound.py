@@ -22,6 +22,7 @@ callers take it from configuration and it must stay off in production.
 """
 from __future__ import annotations
 
+import heapq
 import ipaddress
 import re
 import socket
@@ -245,7 +246,7 @@ class _Deadline:
         self.passed = False
         self._lock = threading.Lock()
         self._sockets: list[socket.socket] = []
-        self._timer: threading.Timer | None = None
+        self._watched = False
         self._done = False
 
     def remaining(self) -> float:
@@ -259,13 +260,14 @@ class _Deadline:
             if self._done:
                 return
             self._sockets.append(sock.dup())
-            if self._timer is None:
-                self._timer = threading.Timer(max(self.remaining(), 0.0), self._expire)
-                self._timer.daemon = True
-                self._timer.start()
+            if not self._watched:
+                self._watched = True
+                _WATCHDOG.add(self)
 
-    def _expire(self) -> None:
+    def expire(self) -> None:
         with self._lock:
+            if self._done:
+                return
             self.passed = True
             for sock in self._sockets:
                 try:
@@ -276,11 +278,43 @@ class _Deadline:
     def close(self) -> None:
         with self._lock:
             self._done = True
-            if self._timer is not None:
-                self._timer.cancel()
             for sock in self._sockets:
                 sock.close()
             self._sockets.clear()
+
+
+class _Watchdog:
+    """One thread for every deadline of the process (a thread per request costs more than the request):
+    it sleeps until the earliest deadline and expires those that passed; closed ones are skipped."""
+
+    def __init__(self):
+        self._heap: list[tuple[float, int, _Deadline]] = []
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def add(self, deadline: _Deadline) -> None:
+        with self._wake:
+            heapq.heappush(self._heap, (deadline.expires, id(deadline), deadline))
+            if self._thread is None or not self._thread.is_alive():  # also after a fork
+                self._thread = threading.Thread(target=self._run, name="outbound-watchdog", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._heap:
+                    self._wake.wait()
+                expires, _, deadline = self._heap[0]
+                wait = expires - time.monotonic()
+                if wait > 0:
+                    self._wake.wait(wait)
+                    continue
+                heapq.heappop(self._heap)
+            deadline.expire()
+
+
+_WATCHDOG = _Watchdog()
 
 
 class _Watched:

@@ -8,12 +8,13 @@ from sqlalchemy import Row, bindparam, func, select, update
 
 from app.account.models import User
 from app.account.plans import UNLIMITED, plan_for
-from app.common.models import plausible_id, utcnow
+from app.common.models import new_id, plausible_id, utcnow
+from app.common.schemas import format_timestamp
 from app.errors import ApiError
 from app.extensions import db
 from app.resumes import scoring
 from app.resumes.models import SECTIONS, Resume, Share, Template
-from app.webhooks import service as webhooks  # noqa: F401  (events of resumes are recorded there)
+from app.webhooks.service import record_event
 
 MAX_CONTENT_BYTES = 256 * 1024
 
@@ -103,12 +104,17 @@ def create_resume(user: User, data: dict) -> Resume:
     template = _usable_template(user, data["templateId"])
     _count_one_more_resume(user)
     visibility = {section: True for section in SECTIONS} | data.get("sectionsVisibility", {})
-    resume = Resume(user_id=user.id, title=data["title"], status="DRAFT", template=template,
+    now = utcnow()
+    resume = Resume(id=new_id(), user_id=user.id, title=data["title"], status="DRAFT", template=template,
+                    created_at=now, updated_at=now,
                     content_json=_checked_content(data.get("contentJson") or empty_content()),
                     sections_visibility=visibility,
                     target_job_description=data.get("targetJobDescription"))
     _score(resume)
     db.session.add(resume)
+    record_event("resume.created", user.id, {"resume": {
+        "id": resume.id, "title": resume.title, "status": resume.status, "user_id": user.id,
+        "template_id": template.id, "created_at": format_timestamp(now)}})
     db.session.commit()
     return resume
 
@@ -133,8 +139,20 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
         _score(resume)
     if data:
         resume.updated_at = utcnow()  # any change, even one SQLAlchemy sees as none, moves it up the list
+        _record_update(resume, [field for field in UPDATE_FIELDS if field in data])
     db.session.commit()
     return resume
+
+
+# The fields of an update, in the order resume.updated events name them.
+UPDATE_FIELDS = ("title", "status", "templateId", "contentJson", "sectionsVisibility", "targetJobDescription")
+
+
+def _record_update(resume: Resume, changed_fields: list[str]) -> None:
+    record_event("resume.updated", resume.user_id, {"resume": {
+        "id": resume.id, "title": resume.title, "status": resume.status, "user_id": resume.user_id,
+        "template_id": resume.template_id, "updated_at": format_timestamp(resume.updated_at),
+        "changed_fields": changed_fields}})
 
 
 def delete_resume(user: User, resume_id: str) -> None:
@@ -142,6 +160,8 @@ def delete_resume(user: User, resume_id: str) -> None:
     resume = get_owned_resume(user, resume_id)
     resume.deleted_at = utcnow()
     db.session.execute(update(User).where(User.id == user.id).values(live_resumes=User.live_resumes - 1))
+    record_event("resume.deleted", user.id, {"resume": {"id": resume.id, "user_id": user.id,
+                                                        "deleted_at": format_timestamp(resume.deleted_at)}})
     db.session.commit()
 
 
@@ -217,4 +237,5 @@ def _replace_projects(resume: Resume, projects: list[dict]) -> None:
     resume.content_json = _checked_content({**resume.content_json, "projects": projects})
     _score(resume)
     resume.updated_at = utcnow()
+    _record_update(resume, ["contentJson"])
     db.session.commit()

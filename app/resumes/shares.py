@@ -12,11 +12,13 @@ from sqlalchemy import func, update
 from app.account.models import User
 from app.account.plans import plan_for, within
 from app.auth.passwords import check_password, hash_password
-from app.common.models import plausible_id, utcnow
+from app.common.models import new_id, plausible_id, utcnow
+from app.common.schemas import format_timestamp
 from app.errors import ApiError
 from app.extensions import db
 from app.resumes.models import Comment, Resume, Share
 from app.resumes.service import get_owned_resume
+from app.webhooks.service import record_event
 
 
 def configure_share(user: User, resume_id: str, data: dict, *, create: bool) -> tuple[Share, bool]:
@@ -48,6 +50,13 @@ def configure_share(user: User, resume_id: str, data: dict, *, create: bool) -> 
         share.password_hash = hash_password(data["password"]) if data["password"] is not None else None
     if share.is_enabled and not was_enabled:
         _check_share_limit(user, resume.id)
+        if share.id is None:
+            share.id = new_id()
+        record_event("resume.shared", user.id, {
+            "resume": {"id": resume.id, "user_id": user.id},
+            "share": {"id": share.id, "share_url": f"{current_app.config['BASE_URL']}/share/{share.token}",
+                      "is_enabled": True, "has_password": share.password_hash is not None,
+                      "expires_at": format_timestamp(share.expires_at)}})
     db.session.commit()
     return share, created
 

@@ -1,12 +1,13 @@
-"""The event outbox: a row per event, written in the transaction of the change that causes it."""
+"""Webhooks, the event outbox (a row per event, written in the transaction of the change that causes
+it) and the delivery log (a row per event and webhook, updated after each attempt)."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.common.models import JSONDocument, UTCDateTime, id_column, utcnow
+from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
 from app.extensions import db
 
 
@@ -24,3 +25,47 @@ class Event(db.Model):
     data: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
     dispatched_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+
+
+class Webhook(TimestampMixin, db.Model):
+    """A user's receiver: events of the listed types are posted to ``url``, signed with ``secret``."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    url: Mapped[str] = mapped_column(String(2048), nullable=False)
+    events: Mapped[list] = mapped_column(JSONDocument, nullable=False)
+    secret: Mapped[str] = mapped_column(String(255), nullable=False)
+    active: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
+
+
+class Delivery(db.Model):
+    """The delivery of one event to one webhook: its log entry, updated after each attempt.
+
+    ``lease_until`` is set while an attempt runs, so that a second job for the same delivery
+    (the sweeper's, after a lost one) does not post it at the same time.
+    """
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (UniqueConstraint("webhook_id", "event_id"),)
+
+    id: Mapped[str] = id_column()
+    webhook_id: Mapped[str] = mapped_column(ForeignKey("webhooks.id", ondelete="CASCADE"), index=True,
+                                            nullable=False)
+    event_id: Mapped[str] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True, nullable=False)
+    event_type: Mapped[str] = mapped_column(String(64), nullable=False)
+    url: Mapped[str] = mapped_column(String(2048), nullable=False)
+    status_code: Mapped[int | None] = mapped_column(Integer)
+    response_time: Mapped[int | None] = mapped_column(Integer)
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False, index=True)
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    next_retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    # Known to the unit of work, so an event and its delivery added together are inserted in order.
+    event: Mapped[Event] = relationship()
+    webhook: Mapped[Webhook] = relationship()

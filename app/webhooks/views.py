@@ -1,4 +1,65 @@
-"""Webhooks endpoints (built by their own issue)."""
-from flask import Blueprint
+"""Webhook endpoints: HTTP only."""
+from __future__ import annotations
+
+from flask import Blueprint, request
+from flask_login import current_user, login_required
+
+from app.common.http import json_body, ok
+from app.common.openapi import api_doc
+from app.webhooks import schemas, service
 
 bp = Blueprint("webhooks", __name__, url_prefix="/api")
+
+
+@bp.post("/webhooks")
+@login_required
+@api_doc("Register a webhook (at most 10; a secret is generated when none is given)", tags=["webhooks"], auth=True,
+         body=schemas.WebhookInputSchema, responses={201: ("The registration", schemas.WebhookSchema)})
+def create_webhook():
+    webhook = service.create_webhook(current_user, json_body(schemas.WebhookInputSchema()))
+    return ok(schemas.WebhookSchema().dump(webhook), status=201, message="Webhook registered.")
+
+
+@bp.get("/webhooks")
+@login_required
+@api_doc("Your webhooks", tags=["webhooks"], auth=True,
+         responses={200: ("Registrations", schemas.WebhookSchema(many=True))})
+def list_webhooks():
+    return ok(schemas.WebhookSchema(many=True).dump(service.list_webhooks(current_user)))
+
+
+@bp.put("/webhooks/<webhook_id>")
+@login_required
+@api_doc("Change a webhook (fields left out stay)", tags=["webhooks"], auth=True,
+         body=schemas.WebhookInputSchema, responses={200: ("The registration", schemas.WebhookSchema)})
+def update_webhook(webhook_id: str):
+    data = json_body(schemas.WebhookInputSchema(partial=True))
+    return ok(schemas.WebhookSchema().dump(service.update_webhook(current_user, webhook_id, data)),
+              message="Webhook updated.")
+
+
+@bp.delete("/webhooks/<webhook_id>")
+@login_required
+@api_doc("Delete a webhook and its delivery log", tags=["webhooks"], auth=True, responses={200: ("Deleted", None)})
+def delete_webhook(webhook_id: str):
+    service.delete_webhook(current_user, webhook_id)
+    return ok(message="Webhook deleted.")
+
+
+@bp.post("/webhooks/<webhook_id>/test")
+@login_required
+@api_doc("Send a webhook.test event now; answers its log entry after the first attempt", tags=["webhooks"],
+         auth=True, responses={200: ("The test delivery's log entry", schemas.DeliverySchema)})
+def test_webhook(webhook_id: str):
+    delivery = service.send_test(current_user, webhook_id)
+    return ok(schemas.DeliverySchema().dump(delivery), message="Test event sent.")
+
+
+@bp.get("/webhooks/<webhook_id>/logs")
+@login_required
+@api_doc("The webhook's delivery log, newest first", tags=["webhooks"], auth=True, query=schemas.LogQuerySchema,
+         responses={200: ("Delivery log entries", schemas.DeliverySchema(many=True))})
+def webhook_logs(webhook_id: str):
+    query = schemas.LogQuerySchema().load(request.args.to_dict())
+    return ok(schemas.DeliverySchema(many=True).dump(service.delivery_log(current_user, webhook_id,
+                                                                          query["limit"])))

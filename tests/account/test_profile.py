@@ -104,7 +104,8 @@ def test_invalid_updates_name_the_field_and_change_nothing(client, owner, body, 
 def test_a_profile_change_records_the_user_profile_updated_event(client, owner, query):
     client.put("/api/account", json={"name": "Ada King", "preferences": {"theme": "dark", "language": "en"}})
     client.put("/api/account", json={"name": "Ada King"})  # nothing changes: no event
-    events = query(lambda s: [(e.type, e.user_id, e.data) for e in s.query(Event)])
+    events = query(lambda s: [(e.type, e.user_id, e.data)
+                              for e in s.query(Event).filter_by(type="user.profile_updated")])
     assert events == [("user.profile_updated", owner["id"], {"user": {
         "id": owner["id"], "email": owner["email"], "name": "Ada King",
         "changed_fields": ["name", "preferences.theme"]}})]
