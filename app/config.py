@@ -64,6 +64,10 @@ class Config:
     VERIFY_TOKEN_LIFETIME = timedelta(hours=24)
     RESET_TOKEN_LIFETIME = timedelta(hours=1)
     SHARE_UNLOCK_LIFETIME = timedelta(hours=12)  # a browser that entered a share's password
+    # API tokens (decisions §3): the access token's hour is the contract's; refresh tokens rotate on use.
+    ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
+    REFRESH_TOKEN_LIFETIME = timedelta(days=30)
+    TOTP_ISSUER = "Resume Service"  # shown by authenticator apps next to the account's email
 
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 
@@ -75,10 +79,13 @@ class Config:
     RATELIMIT_AUTHENTICATED = "600 per minute"
     RATELIMIT_SHARE_PASSWORD = "10 per 10 minutes"
     RATELIMIT_SHARE_DOWNLOAD = "20 per 10 minutes"  # PDF renders of a share, per address and share
+    RATELIMIT_TWO_FACTOR = "5 per 15 minutes"  # wrong two-factor codes per email (sign-in and token)
+    RATELIMIT_CURRENT_PASSWORD = "5 per 15 minutes"  # wrong currentPassword per user (security update)
     RATELIMIT_HEADERS_ENABLED = True
     RATELIMIT_KEY_PREFIX = "rl"
 
     JOB_TIMEOUT = 60
+    MAIL_JOB_RETRIES = (10, 60, 300)  # seconds between attempts of a failed mail
 
     # Exports (decisions §5)
     EXPORT_WAIT_SECONDS = 30  # a request waits this long for its render job, then 500 EXPORT_FAILED
@@ -86,7 +93,14 @@ class Config:
     EXPORT_CLEANUP_INTERVAL = 600  # seconds between runs of the job that deletes expired files
     PHOTO_FETCH_TIMEOUT = 5  # seconds, for the account avatar placed by includePhoto
     PHOTO_MAX_BYTES = 2 * 1024 * 1024
-    MAIL_JOB_RETRIES = (10, 60, 300)  # seconds between attempts of a failed mail
+
+    # Webhooks (decisions §8)
+    WEBHOOK_TIMEOUT = 30  # seconds per delivery attempt; a time-out is logged as 30000 ms
+    WEBHOOK_SWEEP_INTERVAL = 30  # seconds between sweeps for lost dispatches and retries
+    WEBHOOK_SWEEP_GRACE = 30  # seconds a dispatch or retry may be late before a sweep enqueues it again
+
+    # Subscriptions (decisions §7)
+    SUBSCRIPTION_PERIOD_INTERVAL = 60  # seconds between runs of the job that applies period ends
 
 
 class ProductionConfig(Config):
@@ -144,7 +158,13 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         PHOTO_ALLOW_PRIVATE_TARGETS=_bool(env.get("PHOTO_ALLOW_PRIVATE_TARGETS")),
         EXPORT_WAIT_SECONDS=_int(env, "EXPORT_WAIT_SECONDS", cfg["EXPORT_WAIT_SECONDS"]),
         EXPORT_CLEANUP_INTERVAL=_int(env, "EXPORT_CLEANUP_INTERVAL", cfg["EXPORT_CLEANUP_INTERVAL"]),
+        WEBHOOK_TIMEOUT=_int(env, "WEBHOOK_TIMEOUT", cfg["WEBHOOK_TIMEOUT"]),
+        WEBHOOK_SWEEP_INTERVAL=_int(env, "WEBHOOK_SWEEP_INTERVAL", cfg["WEBHOOK_SWEEP_INTERVAL"]),
+        WEBHOOK_SWEEP_GRACE=_int(env, "WEBHOOK_SWEEP_GRACE", cfg["WEBHOOK_SWEEP_GRACE"]),
+        SUBSCRIPTION_PERIOD_INTERVAL=_int(env, "SUBSCRIPTION_PERIOD_INTERVAL",
+                                          cfg["SUBSCRIPTION_PERIOD_INTERVAL"]),
         TRUSTED_PROXIES=_int(env, "TRUSTED_PROXIES", cfg["TRUSTED_PROXIES"]),
+        REFRESH_TOKEN_LIFETIME=timedelta(days=_int(env, "REFRESH_TOKEN_DAYS", cfg["REFRESH_TOKEN_LIFETIME"].days)),
         LOG_LEVEL=(env.get("LOG_LEVEL") or "INFO").upper(),
     )
     if (cfg["SQLALCHEMY_DATABASE_URI"] or "").startswith("postgresql"):
@@ -153,8 +173,10 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
                                             "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
+    if cfg["REFRESH_TOKEN_LIFETIME"] <= timedelta(0):
+        raise ConfigError("REFRESH_TOKEN_DAYS must be at least 1.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
-                "SHARE_DOWNLOAD"):
+                "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg
