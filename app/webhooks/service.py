@@ -202,8 +202,9 @@ def relay() -> int:
 
 
 def _claim_batch() -> list[Delivery] | None:
-    """Claim up to RELAY_BATCH waiting events and create their deliveries (committed, leased).
-    None when no event waits."""
+    """Claim up to RELAY_BATCH waiting events and create their deliveries (committed, leased): one per
+    active webhook of the event's user, subscribed to its type and registered before it. None when
+    no event waits."""
     now = utcnow()
     events = list(db.session.scalars(select(Event).where(Event.dispatched_at.is_(None))
                                      .order_by(Event.created_at).limit(RELAY_BATCH)))
@@ -223,7 +224,8 @@ def _claim_batch() -> list[Delivery] | None:
         if event.id not in claimed:
             continue
         for webhook in hooks.get(event.user_id, ()):
-            if event.type in webhook.events:
+            # A webhook hears of what happens after it is registered, not of events still waiting then.
+            if event.type in webhook.events and webhook.created_at <= event.created_at:
                 deliveries.append(Delivery(id=new_id(), webhook=webhook, event=event, event_type=event.type,
                                            url=webhook.url, created_at=now, lease_until=_lease_end(now)))
     db.session.add_all(deliveries)

@@ -389,3 +389,18 @@ def test_the_sweeper_dispatches_an_event_whose_dispatch_was_lost(app, hook, rece
         jobs.enqueue_due_periodic_jobs()
     [request] = receiver.wait_for(1)
     assert verified(request)["id"] == "c" * 24
+
+
+def test_a_webhook_hears_only_of_events_after_its_registration(app, client, owner, receiver, query):
+    def waiting_event(session):  # recorded before the webhook, not yet relayed
+        session.add(Event(id="b" * 24, type="resume.deleted", user_id=owner["id"], data={},
+                          created_at=datetime.now(timezone.utc) - timedelta(seconds=5)))
+        session.commit()
+
+    query(waiting_event)
+    hook = client.post("/api/webhooks", json={"url": receiver.url, "events": ALL_EVENTS}).get_json()["data"]
+    create_resume(client)
+    [request] = receiver.wait_for(1)
+    time.sleep(0.5)
+    assert len(receiver.requests) == 1 and json.loads(request["body"])["type"] == "resume.created"
+    assert [e["event_type"] for e in logs(client, hook["id"])] == ["resume.created"]
