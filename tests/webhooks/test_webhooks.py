@@ -377,7 +377,9 @@ def test_the_sweeper_dispatches_an_event_whose_dispatch_was_lost(app, hook, rece
     def lost(session):
         from app.webhooks.models import Webhook
 
-        user_id = session.get(Webhook, hook["id"]).user_id
+        webhook = session.get(Webhook, hook["id"])
+        webhook.created_at = datetime.now(timezone.utc) - timedelta(minutes=10)  # registered before the event
+        user_id = webhook.user_id
         session.add(Event(id="c" * 24, type="resume.deleted", user_id=user_id, data={"resume": {"id": "gone"}},
                           created_at=datetime.now(timezone.utc) - timedelta(minutes=5)))
         session.commit()
