@@ -29,7 +29,7 @@ def create_app(config: str | dict | None = None) -> Flask:
 
     from app.common.http import configure_logging, install_request_hooks
     from app.common.models import render_migration_item
-    from app.extensions import db, limiter, migrate
+    from app.extensions import db, limiter, migrate, oauth
 
     from app.common.models import Clock
 
@@ -41,12 +41,14 @@ def create_app(config: str | dict | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR, compare_type=True, render_item=render_migration_item)
     limiter.init_app(app)
+    oauth.init_app(app)
 
     from app import queue
-    from app.auth import sessions
+    from app.auth import oauth as oauth_providers, sessions
     from app.integrations import mail, storage
 
     sessions.init_app(app)
+    oauth_providers.init_app(app)
     queue.init_app(app)
     mail.init_app(app)
     storage.init_app(app)

@@ -102,6 +102,17 @@ class Config:
     # Subscriptions (decisions §7)
     SUBSCRIPTION_PERIOD_INTERVAL = 60  # seconds between runs of the job that applies period ends
 
+    # OAuth sign-in (decisions "OAuth sign-in"): the providers' endpoints, each overridable by its
+    # variable (a test double on loopback, GitHub Enterprise). No discovery document is fetched.
+    GITHUB_AUTHORIZE_URL = "https://github.com/login/oauth/authorize"
+    GITHUB_TOKEN_URL = "https://github.com/login/oauth/access_token"
+    GITHUB_USERINFO_URL = "https://api.github.com/user"
+    GITHUB_EMAILS_URL = "https://api.github.com/user/emails"
+    GOOGLE_AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth"
+    GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token"
+    GOOGLE_USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo"
+    OAUTH_TIMEOUT = 10  # seconds per request to a provider (token exchange, profile)
+
 
 class ProductionConfig(Config):
     ENV_NAME = "production"
@@ -114,6 +125,9 @@ class TestingConfig(Config):
     TESTING = True
     BCRYPT_ROUNDS = 4
 
+
+OAUTH_ENDPOINTS = ("GITHUB_AUTHORIZE_URL", "GITHUB_TOKEN_URL", "GITHUB_USERINFO_URL", "GITHUB_EMAILS_URL",
+                   "GOOGLE_AUTHORIZE_URL", "GOOGLE_TOKEN_URL", "GOOGLE_USERINFO_URL")
 
 CONFIGS = {"development": Config, "production": ProductionConfig, "testing": TestingConfig}
 
@@ -153,6 +167,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         GITHUB_CLIENT_SECRET=env.get("GITHUB_CLIENT_SECRET") or None,
         GOOGLE_CLIENT_ID=env.get("GOOGLE_CLIENT_ID") or None,
         GOOGLE_CLIENT_SECRET=env.get("GOOGLE_CLIENT_SECRET") or None,
+        **{name: env.get(name) or cfg[name] for name in OAUTH_ENDPOINTS},
         PAYMENT_PROVIDER=env.get("PAYMENT_PROVIDER") or "sandbox",
         WEBHOOK_ALLOW_PRIVATE_TARGETS=_bool(env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS")),
         PHOTO_ALLOW_PRIVATE_TARGETS=_bool(env.get("PHOTO_ALLOW_PRIVATE_TARGETS")),

@@ -1,4 +1,5 @@
 """Flask extensions, instantiated only: ``create_app`` binds them."""
+from authlib.integrations.flask_client import OAuth
 from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -22,6 +23,29 @@ class Base(DeclarativeBase):
     )
 
 
+class PerAppOAuth(OAuth):
+    """authlib's Flask OAuth registry, with each app's clients kept in that app.
+
+    authlib builds one client per name from the app bound last and caches it on the registry; the
+    factory may build several apps in one process (tests do, each with its own provider endpoints),
+    so ``register`` files the client under the app being bound (``app.extensions["oauth_clients"]``)
+    and ``create_client`` reads the current app's.
+    """
+
+    def init_app(self, app, cache=None, fetch_token=None, update_token=None):
+        super().init_app(app, cache=cache, fetch_token=fetch_token, update_token=update_token)
+        app.extensions["oauth_clients"] = {}
+
+    def register(self, name, overwrite=False, **kwargs):
+        kwargs = self.generate_client_kwargs(name, overwrite, **kwargs)
+        client = self.oauth2_client_cls(self.framework_integration_cls(name, self.cache), name, **kwargs)
+        self.app.extensions["oauth_clients"][name] = client
+        return client
+
+    def create_client(self, name):
+        return current_app.extensions.get("oauth_clients", {}).get(name)
+
+
 def _signed_in() -> bool:
     return bool(current_user and current_user.is_authenticated)
 
@@ -33,6 +57,7 @@ def _user_or_address() -> str:
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 login_manager = LoginManager()
+oauth = PerAppOAuth()  # GitHub and Google sign-in (app/auth/oauth.py registers the configured ones)
 # Every signed-in request counts against the per-user API limit; routes with
 # their own limits (sign-in, register, ...) replace it.
 limiter = Limiter(

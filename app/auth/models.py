@@ -1,9 +1,9 @@
-"""Server-side sessions and one-time (verification, reset) tokens."""
+"""Server-side sessions, one-time (verification, reset) tokens, refresh tokens and linked OAuth identities."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.account.models import User
@@ -62,3 +62,22 @@ class RefreshToken(db.Model):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class OAuthIdentity(db.Model):
+    """An account at an OAuth provider (GitHub, Google) linked to a user: signing in with it signs the
+    user in. One provider account links to one user; a user may link several."""
+
+    __tablename__ = "oauth_identities"
+    __table_args__ = (UniqueConstraint("provider", "provider_account_id"),)
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    provider: Mapped[str] = mapped_column(String(16), nullable=False)  # "github", "google"
+    # GitHub's numeric ``id`` (not the login, which can be renamed), Google's ``sub``.
+    provider_account_id: Mapped[str] = mapped_column(String(255), nullable=False)
+    # The provider's verified email at the last sign-in (it may differ from the user's own).
+    email: Mapped[str | None] = mapped_column(String(254))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+
+    user: Mapped[User] = relationship()

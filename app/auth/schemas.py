@@ -132,3 +132,19 @@ class TokenResponseSchema(OutputSchema):
     expires_in = fields.Integer(required=True, metadata={"description": "Seconds: 3600."})
     refresh_token = fields.String(required=True, metadata={
         "description": "Single use: exchange it for the next pair with grant_type=refresh_token."})
+
+
+class OAuthSignInQuerySchema(InputSchema):
+    """GET /api/auth/signin/<provider> (documentation only: the view reads ``callbackUrl`` itself)."""
+
+    callbackUrl = fields.String(metadata={"description": "Where to land once signed in: a path or an address on "
+                                                         "this site (anything else becomes /)."})
+
+
+class OAuthCallbackQuerySchema(InputSchema):
+    """What a provider sends back (documentation only: authlib reads it; other parameters are ignored)."""
+
+    code = fields.String(metadata={"description": "The authorization code."})
+    state = fields.String(metadata={"description": "The state sent with the authorization request."})
+    error = fields.String(metadata={"description": "Set instead of code when the person refused (access_denied)."})
+    error_description = fields.String()

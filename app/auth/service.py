@@ -16,7 +16,8 @@ from app import queue
 from app.account import service as accounts
 from app.account.models import User
 from app.auth import tokens, two_factor
-from app.auth.models import AuthSession, OneTimeToken, RefreshToken
+from app.auth.models import AuthSession, OAuthIdentity, OneTimeToken, RefreshToken
+from app.auth.oauth import Profile
 from app.auth.passwords import check_password, hash_password, password_problem
 from app.common.models import utcnow
 from app.common.security import hash_token, new_token
@@ -187,6 +188,13 @@ def start_session(user: User, *, replaces: str | None, ip_address: str | None,
 
     Returns the row and the raw cookie value. Commits.
     """
+    auth_session, raw = _add_session(user, replaces=replaces, ip_address=ip_address, user_agent=user_agent)
+    db.session.commit()
+    return auth_session, raw
+
+
+def _add_session(user: User, *, replaces: str | None, ip_address: str | None,
+                 user_agent: str | None) -> tuple[AuthSession, str]:
     if replaces:
         db.session.execute(delete(AuthSession).where(AuthSession.token_hash == hash_token(replaces)))
     raw = new_token()
@@ -197,8 +205,77 @@ def start_session(user: User, *, replaces: str | None, ip_address: str | None,
                                user_agent=(user_agent or "")[:255] or None)
     user.last_login_at = now
     db.session.add(auth_session)
-    db.session.commit()
     return auth_session, raw
+
+
+def sign_in_with_provider(profile: Profile, *, replaces: str | None, ip_address: str | None,
+                          user_agent: str | None) -> tuple[User, AuthSession, str]:
+    """Sign in through an OAuth provider's account, and start a session as ``start_session`` does.
+
+    The user is the one linked to (provider, account id); else the user whose email is the provider's
+    verified email, who gets the identity linked; else a new verified user without a password (with a
+    FREE subscription and a ``user.registered`` event) linked to it. Linking to a user whose email was
+    never verified marks it verified and, since whoever registered it never proved they own the address,
+    drops its password and ends its sessions and tokens. The provider's image becomes the avatar of a
+    user who has none. Commits once (a race with another callback for the same account or email is
+    retried once). Raises EMAIL_NOT_VERIFIED when there is no linked user and the provider does not vouch
+    for the email, and TWO_FACTOR_REQUIRED for a user with two-factor on (the provider would skip the code).
+    """
+    def attempt() -> tuple[User, AuthSession, str]:
+        user = _provider_user(profile)
+        if profile.image and not user.avatar:
+            user.avatar = profile.image
+        auth_session, raw = _add_session(user, replaces=replaces, ip_address=ip_address, user_agent=user_agent)
+        db.session.commit()
+        return user, auth_session, raw
+
+    try:
+        return attempt()
+    except IntegrityError:  # another callback linked this account or created this email meanwhile
+        db.session.rollback()
+        return attempt()  # finds what the other one committed
+
+
+def _provider_user(profile: Profile) -> User:
+    """The user ``profile`` signs in: found by its identity, linked by email, or created (not committed)."""
+    identity = db.session.scalar(db.select(OAuthIdentity).where(
+        OAuthIdentity.provider == profile.provider, OAuthIdentity.provider_account_id == profile.account_id))
+    if identity is not None:
+        _refuse_two_factor(identity.user)
+        if profile.email and profile.email_verified:
+            identity.email = profile.email
+        return identity.user
+    email = profile.email if profile.email_verified else None
+    if not email or len(email) > 254:
+        raise ApiError("EMAIL_NOT_VERIFIED", f"{profile.provider} did not confirm a verified email address.")
+    user = accounts.find_by_email(email)
+    if user is None:
+        user = accounts.new_user(email=email, name=_name_for(profile, email), password_hash=None, verified=True)
+    else:
+        _refuse_two_factor(user)
+        if not user.email_verified:
+            # Someone registered this address without proving they own it: the password they chose must
+            # not open the account of the person who just did (account pre-hijacking).
+            user.email_verified_at = utcnow()
+            user.password_hash = None
+            end_all_sessions(user)
+            tokens.revoke_user_tokens(user)
+    db.session.add(OAuthIdentity(user_id=user.id, provider=profile.provider, provider_account_id=profile.account_id,
+                                 email=email))
+    db.session.flush()  # a racing link of the same account fails here, before the session is added
+    return user
+
+
+def _refuse_two_factor(user: User) -> None:
+    if user.two_factor_enabled:
+        raise ApiError("TWO_FACTOR_REQUIRED", "This account has two-factor sign-in on: sign in with your "
+                                              "password and code.", {"field": "code"})
+
+
+def _name_for(profile: Profile, email: str) -> str:
+    """The profile's name, else the email's local part, as a user name must be (1 to 100 characters)."""
+    name = (profile.name or "").strip()[:100].strip() or email.split("@", 1)[0][:100].strip()
+    return name or "User"
 
 
 # Built once: every signed-in request runs it. The user (and its subscription, joined by the

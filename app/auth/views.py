@@ -2,6 +2,7 @@
 the envelope."""
 from __future__ import annotations
 
+import logging
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, g, jsonify, redirect, request
@@ -9,14 +10,16 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
 
-from app.auth import schemas, service
+from app.auth import oauth, schemas, service
 from app.auth import sessions as auth_sessions
 from app.common.http import accepts_form, is_form_post, json_body, ok
 from app.common.openapi import api_doc
 from app.common.ratelimit import configured, counting_failures, email_key, failed
 from app.common.security import same_origin_url
+from app.errors import ApiError
 from app.extensions import limiter
 
+log = logging.getLogger(__name__)
 bp = Blueprint("auth", __name__, url_prefix="/api")
 
 SAME_ANSWER = "If an account with this email exists, we have sent it a mail."
@@ -187,3 +190,63 @@ def token():
     response = jsonify(schemas.TokenResponseSchema().dump(result))
     response.headers["Pragma"] = "no-cache"  # RFC 6749 §5.1, beside Cache-Control: no-store
     return response
+
+
+# -- OAuth sign-in (app/auth/oauth.py; decisions "OAuth sign-in") ------------------------------------------
+
+_OAUTH_SIGNIN_RESPONSES = {302: ("Redirect to the provider's authorization page (404 when the provider is not "
+                                 "configured)", None)}
+_OAUTH_CALLBACK_RESPONSES = {302: ("Redirect to the callbackUrl given at the start, signed in (session cookie set); "
+                                   "any failure: to {BASE_URL}/login?error=OAuthCallback", None)}
+
+
+def _oauth_signin(provider: str):
+    callback = same_origin_url(request.args.get("callbackUrl"), current_app.config["BASE_URL"])
+    return oauth.authorize_redirect(provider, callback)
+
+
+def _oauth_callback(provider: str):
+    oauth.require_provider(provider)
+    failed_url = f"{current_app.config['BASE_URL']}/login?error=OAuthCallback"
+    try:
+        profile, callback = oauth.complete(provider)
+        _user, auth_session, raw = service.sign_in_with_provider(
+            profile, replaces=auth_sessions.current_cookie(), ip_address=request.remote_addr,
+            user_agent=request.headers.get("User-Agent"))
+    except oauth.OAuthFailure as exc:
+        log.warning("%s sign-in failed: %s", provider, exc)
+        return redirect(failed_url, 302)
+    except ApiError as exc:  # the account may not sign in this way (no verified email, two-factor on)
+        log.warning("%s sign-in refused: %s", provider, exc.code)
+        return redirect(failed_url, 302)
+    response = redirect(callback, 302)
+    auth_sessions.set_cookie(response, raw, auth_session.expires_at)
+    return response
+
+
+@bp.get("/auth/signin/github")
+@api_doc("Sign in with GitHub: redirects to GitHub (state and PKCE kept in the rs_state cookie)", tags=["auth"],
+         query=schemas.OAuthSignInQuerySchema, envelope=False, responses=_OAUTH_SIGNIN_RESPONSES)
+def signin_github():
+    return _oauth_signin("github")
+
+
+@bp.get("/auth/signin/google")
+@api_doc("Sign in with Google: redirects to Google (state and PKCE kept in the rs_state cookie)", tags=["auth"],
+         query=schemas.OAuthSignInQuerySchema, envelope=False, responses=_OAUTH_SIGNIN_RESPONSES)
+def signin_google():
+    return _oauth_signin("google")
+
+
+@bp.get("/auth/callback/github")
+@api_doc("GitHub's redirect back: signs in (linking or creating the account) and redirects", tags=["auth"],
+         query=schemas.OAuthCallbackQuerySchema, envelope=False, responses=_OAUTH_CALLBACK_RESPONSES)
+def callback_github():
+    return _oauth_callback("github")
+
+
+@bp.get("/auth/callback/google")
+@api_doc("Google's redirect back: signs in (linking or creating the account) and redirects", tags=["auth"],
+         query=schemas.OAuthCallbackQuerySchema, envelope=False, responses=_OAUTH_CALLBACK_RESPONSES)
+def callback_google():
+    return _oauth_callback("google")

@@ -5,13 +5,15 @@ another origin are refused.
 """
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, current_app, jsonify, render_template, request
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from marshmallow import EXCLUDE, ValidationError
 from sqlalchemy import text
 
-from app.auth import schemas, service
+from app.auth import oauth, schemas, service
 from app.common.ratelimit import configured, email_key
 from app.common.security import same_origin_url
 from app.errors import ApiError, flatten_messages
@@ -27,7 +29,8 @@ LOGIN_ERRORS = {
     "TWO_FACTOR_REQUIRED": "Enter the code from your authenticator app.",
     "INVALID_TWO_FACTOR_CODE": "That code is not valid. Try again.",
     "FORBIDDEN": "That sign-in came from another site. Sign in here instead.",
-    "OAuthCallback": "Signing in with that provider did not work. Try again.",
+    "OAuthCallback": "Signing in with that provider did not work. Try again, or sign in with your email and "
+                     "password (accounts with two-factor sign-in on must).",
 }
 
 
@@ -48,9 +51,12 @@ def home():
 @bp.get("/login")
 def login():
     code = request.args.get("error")
+    callback = request.args.get("callbackUrl", "")
+    query = f"?{urlencode({'callbackUrl': callback})}" if callback else ""
+    providers = [{"label": oauth.PROVIDERS[name], "href": f"/api/auth/signin/{name}{query}"}
+                 for name in oauth.configured_providers()]
     return render_template("pages/login.html", error=LOGIN_ERRORS.get(code, code and "Sign-in failed."),
-                           error_code=code,
-                           callback=request.args.get("callbackUrl", ""),
+                           error_code=code, callback=callback, providers=providers,
                            notice=request.args.get("notice"))
 
 
