@@ -5,7 +5,7 @@ import secrets
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, Numeric, String, Text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, Numeric, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
@@ -77,7 +77,8 @@ class Subscription(TimestampMixin, db.Model):
     type: Mapped[str] = mapped_column(String(16), nullable=False, default="FREE")
     status: Mapped[str] = mapped_column(String(16), nullable=False, default="ACTIVE")
     current_period_start: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
-    current_period_end: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
+    # Indexed: the period-end job looks for the periods that have ended.
+    current_period_end: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False, index=True)
     cancel_at_period_end: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     trial_end: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # A downgrade waiting for the period end: the type it becomes then.
@@ -127,9 +128,11 @@ class PaymentIntent(db.Model):
     waits in ``requires_action`` until its confirmation address is posted)."""
 
     __tablename__ = "payment_intents"
+    # A user's payments by status: what is owed, what waits for the card holder.
+    __table_args__ = (Index("ix_payment_intents_user_status", "user_id", "status"),)
 
     id: Mapped[str] = id_column()
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
     provider_id: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
     plan_type: Mapped[str] = mapped_column(String(16), nullable=False)
     amount: Mapped[float] = mapped_column(Numeric(10, 2), nullable=False)
