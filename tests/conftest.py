@@ -174,6 +174,14 @@ def login(client):
 
 
 @pytest.fixture
+def owner(make_user, login):
+    """A user (named Ada Lovelace) signed in on ``client``."""
+    user = make_user()
+    login(user)
+    return user
+
+
+@pytest.fixture
 def query(app):
     """Run ``fn(session)`` inside an app context and return its result."""
     from app.extensions import db

@@ -10,7 +10,7 @@ import re
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, current_app, jsonify
-from marshmallow import Schema, fields
+from marshmallow import Schema
 
 from app.common.http import REQUEST_ID_PATTERN
 from app.common.schemas import ErrorSchema, MessageSchema, StrictBoolean, StrictInteger

@@ -10,13 +10,6 @@ ACCOUNT_FIELDS = ["id", "email", "name", "avatar", "emailVerified", "emailVerifi
                   "lastLoginAt"]
 
 
-@pytest.fixture
-def owner(make_user, login):
-    user = make_user(name="Ada Lovelace")
-    login(user)
-    return user
-
-
 def test_the_account_has_exactly_the_contracts_fields_and_the_free_plans_limits(client, owner):
     response = client.get("/api/account")
     assert response.status_code == 200

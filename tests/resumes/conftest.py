@@ -9,13 +9,6 @@ def templates(client):
 
 
 @pytest.fixture
-def owner(make_user, login):
-    user = make_user()
-    login(user)
-    return user
-
-
-@pytest.fixture
 def create(client, templates):
     """POST a resume as the signed-in client; returns the response."""
 

@@ -13,7 +13,6 @@ from PIL import Image
 from pypdf import PdfReader
 
 from app.account.models import User
-from app.extensions import db
 from app.resumes.models import Export, Resume, Template
 from app.webhooks.models import Event
 from tests.conftest import drain_jobs

@@ -23,13 +23,6 @@ def receiver():
 
 
 @pytest.fixture
-def owner(make_user, login):
-    user = make_user()
-    login(user)
-    return user
-
-
-@pytest.fixture
 def hook(client, owner, receiver):
     """A webhook of the signed-in owner for every event, posting to ``receiver``."""
     response = client.post("/api/webhooks", json={"url": receiver.url, "events": ALL_EVENTS, "secret": SECRET})
