@@ -12,6 +12,8 @@ $(BIN)/python:
 
 $(VENV)/.runtime: $(BIN)/python requirements.txt
 	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/python -m app.resumes.documents.fonts
+	$(BIN)/python -m app.i18n
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
@@ -22,9 +24,11 @@ install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
 
 ## Serve the embedded default (SQLite, in-process jobs, mail in the log) on http://localhost:5000
+# The host and port are BASE_URL's default (app/config.py): signed in at another host, a browser
+# would be redirected to BASE_URL's host and have no cookie there (tests/test_config.py checks).
 run: install
 	$(BIN)/flask db upgrade
-	$(BIN)/flask run --host 127.0.0.1 --port 5000
+	$(BIN)/flask run --host localhost --port 5000
 
 ## Every test (set TEST_DATABASE_URL / TEST_REDIS_URL to use PostgreSQL and Redis)
 test: install-dev

@@ -22,6 +22,9 @@ def create_app(config: str | dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     app.config.update(config if isinstance(config, dict) else config_for(config))
     _apply_embedded_defaults(app)
+    from app.common.http import JSONProvider
+
+    app.json = JSONProvider(app)  # a body nested too deep for the decoder is malformed JSON (400), not a 500
     app.json.sort_keys = False  # envelopes read success, data, message in that order
     if app.config["TRUSTED_PROXIES"]:
         n = app.config["TRUSTED_PROXIES"]
@@ -38,7 +41,16 @@ def create_app(config: str | dict | None = None) -> Flask:
     # Before the limiter: our before-request checks (request id, 413, 415) run first,
     # and our after-request hook runs after the limiter's header injection.
     install_request_hooks(app)
+    from app.auth.sessions import load_user_before_limits
+
+    load_user_before_limits(app)  # so a database error is a 503, not the limiter's "storage outage"
     db.init_app(app)
+    from app.common import outage
+
+    outage.init_app(app)  # after db, before the limiter; its WSGI backstop wraps ProxyFix
+    from app.common import connections
+
+    connections.init_app(app)  # after db: the pool's check of its connections on PostgreSQL
     migrate.init_app(app, db, directory=MIGRATIONS_DIR, compare_type=True, render_item=render_migration_item)
     limiter.init_app(app)
     oauth.init_app(app)
@@ -47,21 +59,28 @@ def create_app(config: str | dict | None = None) -> Flask:
     from app.auth import oauth as oauth_providers, sessions
     from app.integrations import mail, storage
 
+    from app import i18n
+
     sessions.init_app(app)
+    i18n.init_app(app)
     oauth_providers.init_app(app)
     queue.init_app(app)
     mail.init_app(app)
     storage.init_app(app)
 
-    from app.account import security_views as _security, subscription_views as _subscription  # noqa: F401
     from app.account.views import bp as account_bp
     from app.auth.views import bp as auth_bp
-    from app.pages import files as _file_pages, share as _share_pages  # noqa: F401  (routes on the pages blueprint)
-    from app.pages.views import bp as pages_bp
+    from app.billing.views import bp as billing_bp
+    from app.pages import files as _file_pages, payments as _payment_pages, share as _share_pages  # noqa: F401
+    from app.pages import (  # noqa: F401  (the signed-in app's pages)
+        account_pages as _account_pages, billing_pages as _billing_pages, dashboard as _dashboard,
+        editor as _editor, webhook_pages as _webhook_pages,
+    )
+    from app.pages.views import bp as pages_bp  # (the modules above add their routes to it)
     from app.resumes.views import bp as resumes_bp
     from app.webhooks.views import bp as webhooks_bp
 
-    for blueprint in (auth_bp, resumes_bp, account_bp, webhooks_bp, pages_bp):
+    for blueprint in (auth_bp, resumes_bp, account_bp, billing_bp, webhooks_bp, pages_bp):
         app.register_blueprint(blueprint)
 
     from app.common.openapi import register_openapi
@@ -98,5 +117,10 @@ def _apply_embedded_defaults(app: Flask) -> None:
             os.chmod(key_file, 0o600)
         cfg["SECRET_KEY"] = key_file.read_text().strip()
     cfg["RATELIMIT_STORAGE_URI"] = cfg["REDIS_URL"] or "memory://"
+    if cfg["REDIS_URL"]:
+        # A frozen Redis costs a request one short wait, then the limiter counts in memory until it answers.
+        from app.queue import request_connection_options
+
+        cfg.setdefault("RATELIMIT_STORAGE_OPTIONS", request_connection_options(cfg))
     cfg.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # a Redis outage must not take the API down
     cfg.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)

@@ -34,11 +34,17 @@ def register_cli(app: Flask) -> None:
     @app.cli.command("worker")
     @click.option("--burst", is_flag=True, help="Quit once the queues are empty.")
     def worker(burst: bool) -> None:
-        """Run an RQ worker with its scheduler on REDIS_URL, inside the app context."""
-        jobs = current_app.extensions["jobs"]
-        if jobs.embedded:
+        """Run the job lanes (exports; webhooks; mail and the rest) and the scheduler on REDIS_URL."""
+        from app.worker import WorkerProcess
+
+        if current_app.extensions["jobs"].embedded:
             raise click.ClickException("REDIS_URL is not set: the web process runs jobs itself.")
-        jobs.run_worker(burst=burst)
+        from app.resumes.documents import fonts
+
+        # The PDF's fallback fonts, if the build step did not make them (a minute or two, once per
+        # machine): before the first export job rather than inside it, past its time-out.
+        fonts.ensure_built()
+        WorkerProcess(current_app._get_current_object(), burst=burst).run()
 
     @app.cli.command("prune")
     def prune() -> None:
@@ -53,10 +59,10 @@ def register_cli(app: Flask) -> None:
     @click.argument("email")
     def grant_enterprise(email: str) -> None:
         """Give the account ENTERPRISE (ACTIVE, renewing monthly at no charge: sales bills it)."""
-        from app.account import subscriptions
+        from app.billing import service as billing
 
         try:
-            subscription, changed = subscriptions.grant_enterprise(email)
+            subscription, changed = billing.grant_enterprise(email)
         except ApiError as exc:
             raise click.ClickException(exc.message) from None
         if changed:
@@ -75,7 +81,7 @@ def register_cli(app: Flask) -> None:
     @click.option("--expires-at", help="Last moment it may be redeemed, ISO 8601 (UTC when no offset is given).")
     def create_coupon(code: str, percent_off: int, max_redemptions: int | None, expires_at: str | None) -> None:
         """Create a coupon CODE (matched without regard to case; applies to every Premium charge)."""
-        from app.account import subscriptions
+        from app.billing import service as billing
 
         moment = None
         if expires_at is not None:
@@ -87,8 +93,7 @@ def register_cli(app: Flask) -> None:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=timezone.utc)
         try:
-            coupon = subscriptions.create_coupon(code, percent_off, max_redemptions=max_redemptions,
-                                                 expires_at=moment)
+            coupon = billing.create_coupon(code, percent_off, max_redemptions=max_redemptions, expires_at=moment)
         except ApiError as exc:
             raise click.ClickException(exc.message) from None
         limits = [f"at most {coupon.max_redemptions} redemptions"] if coupon.max_redemptions else []

@@ -7,6 +7,7 @@ environment.
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from datetime import timedelta
@@ -32,6 +33,30 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         return int(raw)
     except ValueError as exc:
         raise ConfigError(f"{name} must be an integer, got {raw!r}") from exc
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def server_settings(env: Mapping[str, str] | None = None) -> dict:
+    """gunicorn's settings (``gunicorn.conf.py``): threads, so that requests waiting for an export's
+    render job do not hold up the rest, and a time-out well above the longest such wait."""
+    env = os.environ if env is None else env
+    return {
+        "bind": f"0.0.0.0:{_int(env, 'PORT', 8000)}",
+        "workers": _int(env, "WEB_CONCURRENCY", 2),
+        "threads": _int(env, "WEB_THREADS", 32),
+        # The longest wait of a request (an export's render, an AI generation's answer) and 30 s more.
+        "timeout": math.ceil(max(_int(env, "EXPORT_WAIT_SECONDS", Config.EXPORT_WAIT_SECONDS),
+                                 _float(env, "AI_TIMEOUT_SECONDS", Config.AI_TIMEOUT_SECONDS) + 5)) + 30,
+    }
 
 
 def database_url(raw: str | None) -> str | None:
@@ -69,7 +94,9 @@ class Config:
     REFRESH_TOKEN_LIFETIME = timedelta(days=30)
     TOTP_ISSUER = "Resume Service"  # shown by authenticator apps next to the account's email
 
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    # No pool_pre_ping: its round trip on every request is replaced by a check of the socket at
+    # checkout (app/common/connections.py) that also drops connections the server has closed.
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}
 
     # Rate limits (decisions §9); Flask-Limiter syntax.
     RATELIMIT_SIGNIN_EMAIL = "5 per 15 minutes"
@@ -85,6 +112,11 @@ class Config:
     RATELIMIT_KEY_PREFIX = "rl"
 
     JOB_TIMEOUT = 60
+    # Redis for requests: a command that takes longer has failed (the limiter falls back to memory, an
+    # enqueue is logged and the outbox sweep catches up), and for REDIS_RETRY_AFTER seconds after such
+    # a failure enqueues fail at once, so a frozen Redis costs a request at most this once.
+    REDIS_SOCKET_TIMEOUT = 0.3
+    REDIS_RETRY_AFTER = 5
     MAIL_JOB_RETRIES = (10, 60, 300)  # seconds between attempts of a failed mail
 
     # Exports (decisions §5)
@@ -94,13 +126,27 @@ class Config:
     PHOTO_FETCH_TIMEOUT = 5  # seconds, for the account avatar placed by includePhoto
     PHOTO_MAX_BYTES = 2 * 1024 * 1024
 
+    # Export storage: "local" (STORAGE_DIR, the embedded default) or "s3" (S3_BUCKET). An S3 store that
+    # cannot be reached must fail a request in seconds, not hold a web worker for botocore's default minute.
+    STORAGE_BACKEND = "local"
+    S3_CONNECT_TIMEOUT = 2  # seconds
+    S3_READ_TIMEOUT = 5  # seconds without a byte from the store
+    S3_MAX_ATTEMPTS = 2  # per operation, the first included (botocore's "standard" retries)
+
     # Webhooks (decisions §8)
     WEBHOOK_TIMEOUT = 30  # seconds per delivery attempt; a time-out is logged as 30000 ms
-    WEBHOOK_SWEEP_INTERVAL = 30  # seconds between sweeps for lost dispatches and retries
-    WEBHOOK_SWEEP_GRACE = 30  # seconds a dispatch or retry may be late before a sweep enqueues it again
+    # A killed worker's deliveries are found at most a lease (WEBHOOK_TIMEOUT + 5 s) and an interval
+    # after it died: docs/operations.md has the timeline. A sweep is one indexed query.
+    WEBHOOK_SWEEP_INTERVAL = 10  # seconds between sweeps for lost dispatches and retries
+    WEBHOOK_SWEEP_GRACE = 10  # seconds a dispatch or retry may be late before a sweep takes it over
 
     # Subscriptions (decisions §7)
     SUBSCRIPTION_PERIOD_INTERVAL = 60  # seconds between runs of the job that applies period ends
+
+    # Resume history and trash (decisions "Versions", "Trash")
+    VERSION_FOLD_SECONDS = 300  # edits this soon after an edit's version add none (the burst's start is kept)
+    TRASH_PURGE_INTERVAL = 3600  # seconds between runs of the job that purges resumes deleted 30 days ago
+    IDEMPOTENCY_CLEANUP_INTERVAL = 3600  # seconds between runs of the job that deletes expired Idempotency-Keys
 
     # OAuth sign-in (decisions "OAuth sign-in"): the providers' endpoints, each overridable by its
     # variable (a test double on loopback, GitHub Enterprise). No discovery document is fetched.
@@ -112,6 +158,12 @@ class Config:
     GOOGLE_TOKEN_URL = "https://oauth2.googleapis.com/token"
     GOOGLE_USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo"
     OAUTH_TIMEOUT = 10  # seconds per request to a provider (token exchange, profile)
+
+    # AI writing (decisions "AI writing"): any OpenAI-compatible chat-completions service. Without
+    # AI_BASE_URL and AI_MODEL, POST /api/resumes/<id>/generate answers 503 AI_NOT_CONFIGURED.
+    AI_TIMEOUT_SECONDS = 30  # per call to the provider; the request waits this long and 5 s more
+    RATELIMIT_AI_GENERATE = "10 per minute"  # generations per user
+    RATELIMIT_AI_ANALYSIS = "30 per minute"  # analyses per user (POST /api/resumes/<id>/analysis)
 
 
 class ProductionConfig(Config):
@@ -130,6 +182,39 @@ OAUTH_ENDPOINTS = ("GITHUB_AUTHORIZE_URL", "GITHUB_TOKEN_URL", "GITHUB_USERINFO_
                    "GOOGLE_AUTHORIZE_URL", "GOOGLE_TOKEN_URL", "GOOGLE_USERINFO_URL")
 
 CONFIGS = {"development": Config, "production": ProductionConfig, "testing": TestingConfig}
+
+
+STORAGE_BACKENDS = ("local", "s3")
+S3_ADDRESSING_STYLES = ("auto", "path", "virtual")
+
+
+def _storage_settings(env: Mapping[str, str], cfg: dict) -> dict:
+    """The export store's settings; the AWS variables are passed to boto3 explicitly (app/integrations/s3.py).
+    Raises ConfigError for an unknown backend, or S3 without a bucket."""
+    backend = (env.get("STORAGE_BACKEND") or cfg["STORAGE_BACKEND"]).strip().lower()
+    if backend not in STORAGE_BACKENDS:
+        raise ConfigError(f"STORAGE_BACKEND must be one of {', '.join(STORAGE_BACKENDS)}, "
+                          f"got {env.get('STORAGE_BACKEND')!r}.")
+    bucket = (env.get("S3_BUCKET") or "").strip() or None
+    if backend == "s3" and not bucket:
+        raise ConfigError("STORAGE_BACKEND=s3 needs S3_BUCKET: the name of an existing bucket.")
+    style = (env.get("S3_ADDRESSING_STYLE") or "auto").strip().lower()
+    if style not in S3_ADDRESSING_STYLES:
+        raise ConfigError(f"S3_ADDRESSING_STYLE must be one of {', '.join(S3_ADDRESSING_STYLES)}, got {style!r}.")
+    settings = dict(
+        STORAGE_BACKEND=backend,
+        S3_BUCKET=bucket,
+        S3_PREFIX=(env.get("S3_PREFIX") or "").strip("/"),
+        S3_ADDRESSING_STYLE=style,
+        S3_CONNECT_TIMEOUT=_int(env, "S3_CONNECT_TIMEOUT", cfg["S3_CONNECT_TIMEOUT"]),
+        S3_READ_TIMEOUT=_int(env, "S3_READ_TIMEOUT", cfg["S3_READ_TIMEOUT"]),
+        S3_MAX_ATTEMPTS=_int(env, "S3_MAX_ATTEMPTS", cfg["S3_MAX_ATTEMPTS"]),
+        **{name: env.get(name) or None for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+                                                    "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL_S3")},
+    )
+    if settings["S3_CONNECT_TIMEOUT"] < 1 or settings["S3_READ_TIMEOUT"] < 1 or settings["S3_MAX_ATTEMPTS"] < 1:
+        raise ConfigError("S3_CONNECT_TIMEOUT, S3_READ_TIMEOUT and S3_MAX_ATTEMPTS must be at least 1.")
+    return settings
 
 
 def config_for(name: str | None = None, env: Mapping[str, str] | None = None) -> dict:
@@ -155,6 +240,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         BASE_URL=base_url,
         STORAGE_URL=(env.get("STORAGE_URL") or f"{base_url}/files").rstrip("/"),
         STORAGE_DIR=env.get("STORAGE_DIR") or None,
+        **_storage_settings(env, cfg),
         MAIL_SERVER=env.get("MAIL_SERVER") or None,
         MAIL_PORT=_int(env, "MAIL_PORT", 25),
         MAIL_USERNAME=env.get("MAIL_USERNAME") or None,
@@ -172,15 +258,24 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         WEBHOOK_ALLOW_PRIVATE_TARGETS=_bool(env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS")),
         PHOTO_ALLOW_PRIVATE_TARGETS=_bool(env.get("PHOTO_ALLOW_PRIVATE_TARGETS")),
         EXPORT_WAIT_SECONDS=_int(env, "EXPORT_WAIT_SECONDS", cfg["EXPORT_WAIT_SECONDS"]),
+        REDIS_SOCKET_TIMEOUT=_float(env, "REDIS_SOCKET_TIMEOUT", cfg["REDIS_SOCKET_TIMEOUT"]),
+        REDIS_RETRY_AFTER=_int(env, "REDIS_RETRY_AFTER", cfg["REDIS_RETRY_AFTER"]),
         EXPORT_CLEANUP_INTERVAL=_int(env, "EXPORT_CLEANUP_INTERVAL", cfg["EXPORT_CLEANUP_INTERVAL"]),
         WEBHOOK_TIMEOUT=_int(env, "WEBHOOK_TIMEOUT", cfg["WEBHOOK_TIMEOUT"]),
         WEBHOOK_SWEEP_INTERVAL=_int(env, "WEBHOOK_SWEEP_INTERVAL", cfg["WEBHOOK_SWEEP_INTERVAL"]),
         WEBHOOK_SWEEP_GRACE=_int(env, "WEBHOOK_SWEEP_GRACE", cfg["WEBHOOK_SWEEP_GRACE"]),
         SUBSCRIPTION_PERIOD_INTERVAL=_int(env, "SUBSCRIPTION_PERIOD_INTERVAL",
                                           cfg["SUBSCRIPTION_PERIOD_INTERVAL"]),
+        VERSION_FOLD_SECONDS=_int(env, "VERSION_FOLD_SECONDS", cfg["VERSION_FOLD_SECONDS"]),
+        TRASH_PURGE_INTERVAL=_int(env, "TRASH_PURGE_INTERVAL", cfg["TRASH_PURGE_INTERVAL"]),
+        IDEMPOTENCY_CLEANUP_INTERVAL=_int(env, "IDEMPOTENCY_CLEANUP_INTERVAL", cfg["IDEMPOTENCY_CLEANUP_INTERVAL"]),
         TRUSTED_PROXIES=_int(env, "TRUSTED_PROXIES", cfg["TRUSTED_PROXIES"]),
         REFRESH_TOKEN_LIFETIME=timedelta(days=_int(env, "REFRESH_TOKEN_DAYS", cfg["REFRESH_TOKEN_LIFETIME"].days)),
         LOG_LEVEL=(env.get("LOG_LEVEL") or "INFO").upper(),
+        AI_BASE_URL=(env.get("AI_BASE_URL") or "").strip().rstrip("/") or None,
+        AI_API_KEY=env.get("AI_API_KEY") or None,
+        AI_MODEL=(env.get("AI_MODEL") or "").strip() or None,
+        AI_TIMEOUT_SECONDS=_float(env, "AI_TIMEOUT_SECONDS", cfg["AI_TIMEOUT_SECONDS"]),
     )
     if (cfg["SQLALCHEMY_DATABASE_URI"] or "").startswith("postgresql"):
         # A blackholed database host must not hang requests (and /readyz) forever.
@@ -188,10 +283,13 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
                                             "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
+    if cfg["AI_TIMEOUT_SECONDS"] <= 0:
+        raise ConfigError("AI_TIMEOUT_SECONDS must be a positive number of seconds.")
     if cfg["REFRESH_TOKEN_LIFETIME"] <= timedelta(0):
         raise ConfigError("REFRESH_TOKEN_DAYS must be at least 1.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
-                "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD"):
+                "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD", "AI_GENERATE",
+                "AI_ANALYSIS"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, jsonify, make_response, redirect, render_template, request
+from flask import Flask, g, jsonify, make_response, redirect, render_template, request
 from marshmallow import ValidationError as SchemaValidationError
 from werkzeug.exceptions import HTTPException
+
+from app.common.negotiation import form_error_redirect, wants_json_errors
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +49,22 @@ STATUS = {
     "SHARE_NOT_FOUND": 404,
     "DOWNLOAD_LINK_INVALID": 403,
     "DOWNLOAD_LINK_EXPIRED": 410,
+    "STORAGE_UNAVAILABLE": 503,
+    "LAST_SIGN_IN_METHOD": 409,  # unlinking the account's only way to sign in
+    "IDENTITY_IN_USE": 409,  # linking a provider account already linked to another user
+    "IDEMPOTENCY_KEY_REUSED": 409,  # an Idempotency-Key sent again with another request (app.common.idempotency)
+    "IDEMPOTENCY_KEY_IN_USE": 409,  # an Idempotency-Key whose first request is still running
+    "IMPORT_UNREADABLE": 422,  # an imported file of a known kind that cannot be read (details.reason)
+    "PLAN_UPGRADE_REQUIRED": 403,  # a feature the plan does not include (AI features on FREE)
+    "AI_NOT_CONFIGURED": 503,  # AI writing without AI_BASE_URL / AI_MODEL
+    "AI_PROVIDER_FAILED": 502,  # the model provider failed, timed out or answered something unusable
     "SHARE_EXPIRED": 410,
     "SHARE_PASSWORD_REQUIRED": 401,
     "INVALID_SHARE_PASSWORD": 403,
     "COMMENTS_DISABLED": 403,
     "RATE_LIMITED": 429,
     "INTERNAL_ERROR": 500,
+    "SERVICE_UNAVAILABLE": 503,
 }
 
 # Werkzeug's HTTP errors (raised by routing, the body reader, Flask-Limiter) by status.
@@ -108,6 +120,18 @@ class NotFound(ApiError):
     message = "No such resource."
 
 
+class ServiceUnavailable(ApiError):
+    """503: the database (or the job queue's Redis) cannot be reached right now; the same request may be
+    sent again."""
+
+    code = "SERVICE_UNAVAILABLE"
+    message = "The service is briefly unavailable. Retry after the number of seconds in Retry-After."
+    retry_after = 5  # seconds: a restarting database is usually back, and the pool reconnects per request
+
+    def __init__(self):
+        super().__init__(headers={"Retry-After": str(self.retry_after)})
+
+
 def flatten_messages(messages, prefix: str = "") -> dict[str, str]:
     """marshmallow's nested messages as ``{"a.b.0.c": "message"}``."""
     flat: dict[str, str] = {}
@@ -137,8 +161,6 @@ def from_schema_error(exc: SchemaValidationError) -> ApiError:
 
 def _render(err: ApiError):
     # Browser forms that post to the JSON API (sign-in) get a redirect back to the form.
-    from app.common.http import form_error_redirect, wants_json_errors
-
     error_redirect = form_error_redirect()
     if error_redirect is not None:
         return redirect(error_redirect(err.code), 302)
@@ -152,6 +174,8 @@ def _render(err: ApiError):
                                                  message=err.message))
     response.status_code = err.status
     response.headers.update(err.headers)
+    if "Retry-After" in err.headers:
+        g.error_retry_after = err.headers["Retry-After"]  # put back after the limiter's (app.common.outage)
     return response
 
 
@@ -181,9 +205,17 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def handle_unexpected(err: Exception):
-        from app.extensions import db
+        from app.common.database import database_unavailable, outage_summary, rollback_session
 
-        db.session.rollback()
+        from app.queue import QueueUnavailable
+
+        rollback_session()
+        if isinstance(err, QueueUnavailable):  # the job queue's Redis, for a request that cannot do without it
+            log.error("job queue unavailable on %s %s: %s", request.method, request.path, err)
+            return _render(ServiceUnavailable())
+        if database_unavailable(err):
+            log.error("database unavailable on %s %s: %s", request.method, request.path, outage_summary(err))
+            return _render(ServiceUnavailable())
         log.exception("unhandled error on %s %s", request.method, request.path)
         return _render(ApiError("INTERNAL_ERROR", "An unexpected error occurred. Quote the X-Request-ID "
                                                   "header when you report it."))

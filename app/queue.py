@@ -1,13 +1,17 @@
-"""Background jobs on RQ: queue names, enqueue-after-commit, workers.
+"""Background jobs on RQ: queue names, enqueue-after-commit, waiting for a job's answer.
 
-Production: ``REDIS_URL`` is set and separate ``flask worker`` processes (an RQ
-``Worker`` with its scheduler, inside an app context) run the jobs.
+Production: ``REDIS_URL`` is set and separate ``flask worker`` processes
+(``app/worker.py``) run the jobs. Embedded default: no ``REDIS_URL``; the
+queues live in an in-process fakeredis server (with its Lua support, which
+RQ's scripts need) and the same lanes and scheduler run as threads of the web
+process, so jobs keep the same semantics in both modes: delayed jobs, ``Retry``
+with intervals, time-outs, failed-job registry.
 
-Embedded default: no ``REDIS_URL``. The queues live in an in-process fakeredis
-server (with its Lua support, which RQ's scripts need) and a daemon thread runs
-an RQ ``SimpleWorker`` with a timer death penalty, while a second thread plays
-RQ's scheduler. Jobs therefore keep the same semantics in both modes: delayed
-jobs, ``Retry`` with intervals, time-outs, failed-job registry.
+A request never waits long on Redis: the connection the app enqueues on has
+short time-outs (``REDIS_SOCKET_TIMEOUT``), and after a failure the queues
+count as unavailable for ``REDIS_RETRY_AFTER`` seconds, during which
+``enqueue`` fails at once with ``QueueUnavailable``. What that loses is found
+again by the periodic jobs (the webhook sweep reads the outbox).
 """
 from __future__ import annotations
 
@@ -15,16 +19,19 @@ import logging
 import math
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
 from flask import Flask, current_app, g, has_request_context
 from redis import Redis
-from rq import Queue, Retry, SimpleWorker
-from rq.job import JobStatus
+from redis.backoff import NoBackoff
+from redis.retry import Retry as RedisRetry
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 from rq.results import Result
-from rq.scheduler import RQScheduler
-from rq.timeouts import TimerDeathPenalty
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -34,62 +41,50 @@ DEFAULT = "default"
 MAIL = "mail"
 EXPORTS = "exports"
 WEBHOOKS = "webhooks"
-QUEUE_NAMES = (WEBHOOKS, MAIL, EXPORTS, DEFAULT)  # a worker serves them in this order
+AI = "ai"
+QUEUE_NAMES = (WEBHOOKS, MAIL, EXPORTS, AI, DEFAULT)
+# Each lane is a worker of its own (a thread of ``flask worker``), so that a slow webhook receiver
+# or mail server never holds up an export a person is waiting for (nor a model's slow answer an export).
+LANES: dict[str, tuple[str, ...]] = {"exports": (EXPORTS,), "ai": (AI,), "webhooks": (WEBHOOKS,),
+                                     "general": (MAIL, DEFAULT)}
 
 _PENDING = "pending_jobs"
 RESULT_TTL = 120  # seconds a waited-for job's result (or failure) stays in Redis
+COALESCE_TTL = 60  # seconds a coalesced job's key may stand without its job starting
 
 # Jobs enqueued every interval (in seconds, read from the named setting) by whichever
 # worker or embedded scheduler gets there first: name -> (queue, function, setting).
 PERIODIC: dict[str, tuple[str, str, str]] = {
     "delete-expired-exports": (EXPORTS, "app.resumes.jobs.delete_expired_exports", "EXPORT_CLEANUP_INTERVAL"),
     "sweep-webhook-events": (WEBHOOKS, "app.webhooks.jobs.sweep", "WEBHOOK_SWEEP_INTERVAL"),
-    "apply-subscription-period-ends": (DEFAULT, "app.account.jobs.apply_subscription_period_ends",
+    "apply-subscription-period-ends": (DEFAULT, "app.billing.jobs.apply_subscription_period_ends",
                                        "SUBSCRIPTION_PERIOD_INTERVAL"),
+    "purge-deleted-resumes": (DEFAULT, "app.resumes.jobs.purge_deleted_resumes", "TRASH_PURGE_INTERVAL"),
+    "delete-expired-idempotency-keys": (DEFAULT, "app.common.idempotency.delete_expired",
+                                        "IDEMPOTENCY_CLEANUP_INTERVAL"),
 }
 
 
 class JobFailed(Exception):
-    """A job the caller waited for raised, or gave no result in time."""
+    """A job the caller waited for raised, gave no result in time, or could not be queued."""
 
 
-class AppContextMixin:
-    """Runs each job inside a fresh app context (its own database session)."""
-
-    app: Flask
-
-    def perform_job(self, job, queue):
-        with self.app.app_context():
-            # Log lines of the job carry the id of the request that enqueued it.
-            g.request_id = job.meta.get("request_id") or f"job-{job.id}"
-            return super().perform_job(job, queue)
+class QueueUnavailable(Exception):
+    """Redis did not answer (now, or within the last ``REDIS_RETRY_AFTER`` seconds)."""
 
 
-class AppWorker(AppContextMixin, SimpleWorker):
-    """``flask worker``: jobs run in the worker process itself, not in a fork per job.
-
-    A fork costs tens of milliseconds (and a fresh database connection) for jobs
-    that take a few: webhook deliveries went from 17 to over 100 a second. Jobs
-    are plain functions that leave no state behind; a job's time-out is still
-    enforced (SIGALRM, the worker's main thread).
-    """
-
-    def __init__(self, *args, app: Flask, **kwargs):
-        self.app = app
-        super().__init__(*args, **kwargs)
+class Abandoned(Exception):
+    """A job whose caller stopped waiting before a worker took it: it is not run."""
 
 
-class EmbeddedWorker(AppContextMixin, SimpleWorker):
-    """A SimpleWorker that can live in a thread: no signals, a timer-based time-out."""
+def run_while_awaited(answer_by: float, func: str, *args, **kwargs):
+    """A waited-for job (``Jobs.call``): runs ``func`` only while someone still waits for its answer."""
+    if time.time() > answer_by:
+        raise Abandoned(f"{func}: nobody waits for this answer any more")
+    module, _, name = func.rpartition(".")
+    import importlib
 
-    death_penalty_class = TimerDeathPenalty
-
-    def __init__(self, *args, app: Flask, **kwargs):
-        self.app = app
-        super().__init__(*args, **kwargs)
-
-    def _install_signal_handlers(self):
-        pass
+    return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
 
 class Jobs:
@@ -97,22 +92,38 @@ class Jobs:
 
     def __init__(self):
         self.app: Flask | None = None
-        self.connection: Redis | None = None
+        self.connection: Redis | None = None  # short time-outs: what requests enqueue on
+        self.waiting: Redis | None = None  # long reads: waiting for a job's answer
         self.embedded = False
+        self._server = None
         self._embedded_started = False
+        self._embedded_worker = None
+        self._unavailable_until = 0.0
         self._lock = threading.Lock()
 
     def init_app(self, app: Flask) -> None:
         self.app = app
-        url = app.config["REDIS_URL"]
+        url, config = app.config["REDIS_URL"], app.config
         if url:
-            self.connection = Redis.from_url(url)
+            self.connection = Redis.from_url(url, **request_connection_options(config))
+            self.waiting = Redis.from_url(url, **{**request_connection_options(config),
+                                                  "socket_timeout": config["EXPORT_WAIT_SECONDS"] + 5})
         else:
             import fakeredis
 
             self.embedded = True
-            self.connection = fakeredis.FakeRedis(server=fakeredis.FakeServer())
+            self._server = fakeredis.FakeServer()
+            self.connection = self.waiting = fakeredis.FakeRedis(server=self._server)
         app.extensions["jobs"] = self
+
+    def worker_connection(self) -> Redis:
+        """A connection for RQ workers of their own: RQ raises its read time-out above its blocking pop."""
+        if self.embedded:
+            import fakeredis
+
+            return fakeredis.FakeRedis(server=self._server)
+        timeout = self.app.config["REDIS_SOCKET_TIMEOUT"]
+        return Redis.from_url(self.app.config["REDIS_URL"], socket_connect_timeout=max(timeout, 1))
 
     def queue(self, name: str) -> Queue:
         if self.embedded:
@@ -121,50 +132,92 @@ class Jobs:
 
     def enqueue(self, queue: str, func: Callable | str, *args, retry_intervals=None, delay=None,
                 coalesce: str | None = None, **kwargs):
-        """Enqueue now. Prefer ``enqueue_after_commit`` from services.
+        """Enqueue now. Prefer ``enqueue_after_commit`` from services. Raises QueueUnavailable.
 
         ``delay`` and each of ``retry_intervals`` (seconds) are waited at least,
-        and at most a second more plus the scheduler's tick (1 s in a worker,
-        0.2 s embedded).
+        and at most a second more plus the scheduler's tick.
 
         ``coalesce`` names a job that needs to run once however often it is
-        asked for: while one waits (its Redis key lives, at most a minute),
-        asking again enqueues nothing. The job calls ``started(coalesce)``
-        first, so that what is asked for after that gets a run of its own.
+        asked for: while one waits, asking again enqueues nothing. The job calls
+        ``started(coalesce)`` first, so that what is asked for after that gets a
+        run of its own.
         """
-        if coalesce and not self.connection.set(f"coalesce:{coalesce}", "1", nx=True, ex=60):
-            return None
-        options = {}
-        if has_request_context() and g.get("request_id"):
-            options["meta"] = {"request_id": g.request_id}
-        if retry_intervals:
-            options["retry"] = Retry(max=len(retry_intervals), interval=[_for_rq(i) for i in retry_intervals])
-        q = self.queue(queue)
-        if delay is not None:
-            return q.enqueue_in(timedelta(seconds=_for_rq(delay.total_seconds())), func, *args,
-                                **options, **kwargs)
-        return q.enqueue(func, *args, **options, **kwargs)
+        with self._redis():
+            options = {}
+            if coalesce:
+                options["job_id"] = job_id = uuid.uuid4().hex
+                if not self._claim_coalesced(coalesce, job_id):
+                    return None
+            if has_request_context() and g.get("request_id"):
+                options["meta"] = {"request_id": g.request_id}
+            if retry_intervals:
+                options["retry"] = Retry(max=len(retry_intervals), interval=[_for_rq(i) for i in retry_intervals])
+            q = self.queue(queue)
+            if delay is not None:
+                return q.enqueue_in(timedelta(seconds=_for_rq(delay.total_seconds())), func, *args,
+                                    **options, **kwargs)
+            return q.enqueue(func, *args, **options, **kwargs)
 
-    def call(self, queue: str, func: Callable | str, *args, wait: float, job_timeout: float, **kwargs):
-        """Run ``func`` as a job now and wait up to ``wait`` seconds for what it returns.
+    def _claim_coalesced(self, name: str, job_id: str) -> bool:
+        """Whether a coalesced job ``job_id`` should be enqueued: no job of that name waits.
+
+        The key names the job that stands behind it. A key whose job never made
+        it into Redis (the enqueue failed after the key was set, e.g. a time-out
+        whose command Redis applied later) or no longer waits is taken over.
+        """
+        key = f"coalesce:{name}"
+        if self.connection.set(key, job_id, nx=True, ex=COALESCE_TTL):
+            return True
+        holder = self.connection.get(key)
+        if holder:
+            try:
+                status = Job.fetch(holder.decode(), connection=self.connection).get_status()
+            except NoSuchJobError:
+                status = None
+            if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+                return False
+        self.connection.set(key, job_id, ex=COALESCE_TTL)
+        return True
+
+    def call(self, queue: str, func: str, *args, wait: float, job_timeout: float, **kwargs):
+        """Run ``func`` (a dotted name) as a job now and wait up to ``wait`` seconds for what it returns.
 
         For work a request needs the answer of (an export). Raises JobFailed,
-        whose message (for the log) says whether the job raised or took too long.
+        whose message (for the log) says whether the job raised, took too long
+        or could not be queued. A job still queued when the wait ends is
+        cancelled, and a worker that takes it later does not run it.
         """
-        job = self.enqueue(queue, func, *args, job_timeout=math.ceil(job_timeout), result_ttl=RESULT_TTL,
-                           failure_ttl=RESULT_TTL, **kwargs)
-        result = job.latest_result(timeout=max(1, math.ceil(wait)))
+        answer_by = time.time() + wait
+        try:
+            job = self.enqueue(queue, run_while_awaited, answer_by, func, *args, job_timeout=math.ceil(job_timeout),
+                               result_ttl=RESULT_TTL, failure_ttl=RESULT_TTL, ttl=math.ceil(wait) + 1, **kwargs)
+        except QueueUnavailable as exc:
+            raise JobFailed(f"{func} could not be queued: {exc}") from None
+        try:
+            with self._redis():
+                # On a connection whose read time-out outlasts the wait (XREAD BLOCK).
+                result = Result.fetch_latest(Job(job.id, connection=self.waiting), serializer=job.serializer,
+                                             timeout=max(1, math.ceil(answer_by - time.time())))
+        except QueueUnavailable as exc:
+            raise JobFailed(f"job {job.id} ({func}): Redis stopped answering: {exc}") from None
         if result is None:
-            if job.get_status(refresh=True) == JobStatus.QUEUED:
-                job.cancel()  # no worker should spend time on an answer nobody waits for any more
-            raise JobFailed(f"job {job.id} ({job.func_name}) gave no result within {wait:g} s")
+            try:
+                with self._redis():
+                    if job.get_status(refresh=True) == JobStatus.QUEUED:
+                        job.cancel()  # no worker should spend time on an answer nobody waits for any more
+            except QueueUnavailable:
+                pass  # the job's own deadline keeps a worker from running it
+            raise JobFailed(f"job {job.id} ({func}) gave no result within {wait:g} s")
         if result.type != Result.Type.SUCCESSFUL:
-            raise JobFailed(f"job {job.id} ({job.func_name}) failed: {result.exc_string}")
+            raise JobFailed(f"job {job.id} ({func}) failed: {result.exc_string}")
         return result.return_value
 
     def started(self, coalesce: str) -> None:
         """Called by a coalesced job as it starts: later requests enqueue it again."""
         self.connection.delete(f"coalesce:{coalesce}")
+
+    def _redis(self):
+        return _Guard(self)
 
     # Periodic jobs ----------------------------------------------------------
     def enqueue_due_periodic_jobs(self) -> None:
@@ -189,40 +242,41 @@ class Jobs:
         with self._lock:
             if self._embedded_started:
                 return
-            worker = EmbeddedWorker(list(QUEUE_NAMES), connection=self.connection, app=self.app)
-            threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"},
-                             name="rq-embedded-worker", daemon=True).start()
-            threading.Thread(target=self._schedule_forever, name="rq-embedded-scheduler", daemon=True).start()
             self._embedded_started = True
+            from app.worker import WorkerProcess
 
-    def _schedule_forever(self) -> None:
-        scheduler = RQScheduler(list(QUEUE_NAMES), connection=self.connection)
-        scheduler.prepare_registries(list(QUEUE_NAMES))
-        while True:
-            try:
-                scheduler.enqueue_scheduled_jobs()
-                self.enqueue_due_periodic_jobs()
-            except Exception:  # keep scheduling; the next tick retries
-                log.exception("embedded scheduler tick failed")
-            time.sleep(0.2)
+            self._embedded_worker = WorkerProcess(self.app, embedded=True)
+            self._embedded_worker.start()
 
-    def run_worker(self, burst: bool = False) -> None:
-        """Run an RQ worker with its scheduler in this process (``flask worker``)."""
-        if self.embedded:
-            raise RuntimeError("REDIS_URL is not set: jobs already run inside the web process.")
-        worker = AppWorker(list(QUEUE_NAMES), connection=self.connection, app=self.app)
-        if not burst:
-            threading.Thread(target=self._tick_periodic_forever, name="periodic-jobs", daemon=True).start()
-        worker.work(with_scheduler=True, burst=burst, logging_level=self.app.config["LOG_LEVEL"])
+    def shutdown(self) -> None:
+        """Stop the embedded worker's scheduler and lanes (they finish the job in hand): for an app that
+        is done with, e.g. one a test built, whose periodic jobs must not go on against a shared database."""
+        if self._embedded_worker is not None:
+            self._embedded_worker.stop()
 
-    def _tick_periodic_forever(self) -> None:
-        while True:
-            try:
-                with self.app.app_context():
-                    self.enqueue_due_periodic_jobs()
-            except Exception:  # Redis away for a moment: the next tick retries
-                log.exception("periodic jobs tick failed")
-            time.sleep(1)
+
+class _Guard:
+    """Turns Redis errors into QueueUnavailable, and refuses at once while Redis counts as unavailable."""
+
+    def __init__(self, jobs: Jobs):
+        self.jobs = jobs
+
+    def __enter__(self):
+        if time.monotonic() < self.jobs._unavailable_until:
+            raise QueueUnavailable("Redis did not answer a moment ago")
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, (RedisConnectionError, RedisTimeoutError)):
+            self.jobs._unavailable_until = time.monotonic() + self.jobs.app.config["REDIS_RETRY_AFTER"]
+            raise QueueUnavailable(f"{exc_type.__name__}: {exc}") from exc
+        return False
+
+
+def request_connection_options(config) -> dict:
+    """redis-py options for Redis as requests use it (the queues, the rate limiter): a short time-out
+    and no retries (redis-py retries three times by default, which would quadruple every wait)."""
+    timeout = config["REDIS_SOCKET_TIMEOUT"]
+    return {"socket_timeout": timeout, "socket_connect_timeout": timeout, "retry": RedisRetry(NoBackoff(), 0)}
 
 
 def _for_rq(seconds: float) -> float:
@@ -265,6 +319,8 @@ def _enqueue_pending(session: Session) -> None:
     for app, queue, func, args, kwargs in pending:
         try:
             app.extensions["jobs"].enqueue(queue, func, *args, **kwargs)
+        except QueueUnavailable as exc:
+            log.warning("could not enqueue %s on %s after commit: %s", func, queue, exc)
         except Exception:
             log.exception("could not enqueue %s on %s after commit", func, queue)
 

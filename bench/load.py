@@ -35,9 +35,10 @@ class Server:
     def __init__(self, name: str, target: str, env: dict[str, str], workdir: Path):
         self.name, self.port = name, free_port()
         self.log = workdir / f"gunicorn-{name}.log"
-        # The deployed settings (gunicorn.conf.py) with a loopback bind and a fixed worker model.
+        # The deployed settings (gunicorn.conf.py) with a loopback bind and a fixed worker model (sync:
+        # gunicorn would switch to gthread with the deployed threads).
         command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"),
-                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(WORKERS), "--worker-class", "sync",
+                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(WORKERS), "--worker-class", "sync", "--threads", "1",
                    target]
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -69,15 +70,19 @@ class Server:
             return "(no log)"
 
     def stop(self) -> None:
-        """SIGTERM to the whole group (master and workers), SIGKILL after 10 s."""
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=5)
-        except ProcessLookupError:  # already gone, workers included
-            self.proc.wait(timeout=5)
+        stop_group(self.proc)
+
+
+def stop_group(proc: subprocess.Popen, grace: float = 10) -> None:
+    """SIGTERM to a process started in a session of its own and its whole group, SIGKILL after ``grace``."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+    except ProcessLookupError:  # already gone, workers included
+        proc.wait(timeout=5)
 
 
 def _drive(port: int, path: str, headers: dict[str, str], concurrency: int, warmup: float, seconds: float,

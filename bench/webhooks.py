@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.resumes import service as resumes
     from app.resumes.models import Template
     from app.webhooks import service as webhooks
+    from app.webhooks.delivery import envelope
 
     processes: list[subprocess.Popen] = []
     signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                 # The events wait in the queue: no worker runs yet.
                 for i in range(args.events):
                     resumes.create_resume(user, {"title": f"Event {i}", "templateId": template_id})
-                sample_body = json.dumps(webhooks.envelope(db.session.scalars(
+                sample_body = json.dumps(envelope(db.session.scalars(
                     db.select(webhooks.Event).limit(1)).one()), separators=(",", ":")).encode()
                 db.session.remove()
 

@@ -40,9 +40,21 @@ def mailbox():
 
 
 @pytest.fixture(scope="session")
-def test_env(tmp_path_factory, mailbox) -> dict[str, str]:
+def fake_openai():
+    """A fake OpenAI-compatible model service the app (and its worker) writes with (tests/ai)."""
+    from tests.ai.fake_openai import FakeOpenAI
+
+    service = FakeOpenAI()
+    yield service
+    service.close()
+
+
+@pytest.fixture(scope="session")
+def test_env(tmp_path_factory, mailbox, fake_openai) -> dict[str, str]:
     """The environment the app (and a worker process) are configured from."""
     env = {
+        **fake_openai.settings(),
+        "AI_TIMEOUT_SECONDS": "3",  # the fake answers at once, unless a test makes it hang
         "APP_ENV": "testing",
         "SECRET_KEY": "test-secret-key-not-for-production",
         "DATABASE_URL": TEST_DATABASE_URL or f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}",
@@ -55,6 +67,9 @@ def test_env(tmp_path_factory, mailbox) -> dict[str, str]:
     }
     if TEST_REDIS_URL:
         env["REDIS_URL"] = TEST_REDIS_URL
+        # The machine's Redis is never the fault under test (fault tests start their own and set their
+        # time-out): on a CI machine busy with two passes, 0.3 s is too short to tell it from an outage.
+        env["REDIS_SOCKET_TIMEOUT"] = "2"
     return env
 
 
@@ -202,14 +217,23 @@ def make_app(test_env):
     """
     import logging
 
-    from app.extensions import limiter
+    from app.extensions import db, limiter
 
     saved, root_level = dict(vars(limiter)), logging.getLogger().level
 
+    built, engines = [], []
+
     def build(name: str = "testing", env: dict | None = None, **variables):
         env = {k: v for k, v in {**(test_env if env is None else env), **variables}.items() if v is not None}
-        return create_app(config_for(name, env))
+        built.append(create_app(config_for(name, env)))
+        with built[-1].app_context():  # now, before a test adds a teardown of its own that raises
+            engines.extend(db.engines.values())
+        return built[-1]
 
     yield build
+    for other in built:  # its in-process worker must not go on sweeping the shared database by its own settings
+        other.extensions["jobs"].shutdown()
+    for engine in engines:  # nor its pool keep connections open: PostgreSQL's 100 would run out in a long pass
+        engine.dispose()
     vars(limiter).update(saved)
     logging.getLogger().setLevel(root_level)

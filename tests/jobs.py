@@ -40,3 +40,9 @@ def current_request_id() -> str | None:
     from flask import g
 
     return g.get("request_id")
+
+
+def sleep_then_record(key: str, seconds: float) -> int:
+    """Takes ``seconds``, then records its attempt: a job still running when its worker is stopped."""
+    time.sleep(seconds)
+    return _record_attempt(key)

@@ -19,6 +19,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def pump(source: socket.socket, target: socket.socket) -> None:
+    """Copy ``source`` to ``target`` until either side closes, then shut both (a TCP proxy's half)."""
+    try:
+        while data := source.recv(65536):
+            target.sendall(data)
+    except OSError:
+        pass
+    finally:
+        shut(source)
+        shut(target)
+
+
+def shut(sock: socket.socket) -> None:
+    """Shut a socket down both ways, whatever state it is in."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
 def wait_until(predicate, timeout: float = 15.0, interval: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:
@@ -94,7 +114,11 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                length = int(self.headers.get("Content-Length", 0))
+                body = self.rfile.read(length)
+                if len(body) < length:  # the sender died mid-request: a real server drops it too
+                    self.close_connection = True
+                    return
                 with receiver._lock:
                     receiver.requests.append({"at": time.monotonic(), "path": self.path, "body": body,
                                               "headers": {k.lower(): v for k, v in self.headers.items()}})

@@ -1,9 +1,11 @@
 """Configuration from environment variables: production refuses to start without a
 SECRET_KEY, the embedded default needs nothing, and a production app trusts one proxy."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -53,6 +55,19 @@ def test_with_no_variables_the_app_runs_embedded_on_sqlite_under_instance(instan
         upgrade()
     assert (instance_dir / "app.db").is_file()
     assert app.test_client().get("/readyz").status_code == 200
+
+
+def test_make_run_serves_on_the_default_base_urls_host_and_port():
+    # Signed in at another host than BASE_URL's, a browser is redirected to BASE_URL's host, has
+    # no cookie there and looks signed out: the address `make run` serves on and prints must be it.
+    recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.MULTILINE).group(1)
+    serve = next(line for line in recipe.splitlines() if " run " in line and "flask" in line)
+    host = re.search(r"--host[ =](\S+)", serve).group(1)
+    port = int(re.search(r"--port[ =](\d+)", serve).group(1))
+
+    default = urlsplit(config_for("development", {})["BASE_URL"])
+
+    assert (host, port) == (default.hostname, default.port)
 
 
 def test_the_development_secret_key_is_kept_under_instance_across_restarts(instance_dir, make_app):

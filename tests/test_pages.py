@@ -19,7 +19,7 @@ from tests.conftest import drain_jobs
 from tests.support import PASSWORD, html_part, link_token, text_part
 
 BASE_URL = "http://localhost:5000"  # the testing default; mail links and sign-out redirects use it
-ORIGIN = "http://localhost"  # what a browser on the test client's host sends
+ORIGIN = BASE_URL  # what a browser sends on a page of the site (the Origin check compares with BASE_URL)
 NEW_PASSWORD = "battery staple 42"
 PAGES = ["/", "/login", "/register", "/forgot-password", "/resend-verification", "/verify-email?token=abc",
          "/reset-password?token=abc", "/login?error=INVALID_CREDENTIALS"]
@@ -157,15 +157,18 @@ def test_a_person_can_register_verify_sign_in_read_the_session_and_sign_out_with
     cookie = signed_in.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
-    home = page(client.get("/"))
-    assert "Hello, Ada Lovelace" in home.text and "ada@example.com" in home.text
+    landed = client.get("/", follow_redirects=True)  # sign-in lands on the dashboard
+    assert landed.request.path == "/dashboard"
+    home = page(landed)
+    assert "Ada Lovelace" in home.text  # the signed-in shell names the person
     assert client.get("/api/auth/session").get_json()["user"]["email"] == "ada@example.com"
 
     signed_out = submit(client, home.form("/api/auth/signout"))
     assert location(signed_out) == f"{BASE_URL}/login"
     assert client.get("/api/auth/session").get_json() == {}
     assert query(lambda s: s.scalar(select(func.count()).select_from(AuthSession))) == 0
-    assert "Hello" not in page(client.get("/")).text
+    signed_out_home = client.get("/", follow_redirects=True)
+    assert signed_out_home.request.path == "/" and "Ada Lovelace" not in page(signed_out_home).text
 
 
 def test_a_person_can_reset_a_forgotten_password_with_forms(client, app, mailbox, query, make_user):
@@ -203,7 +206,8 @@ def test_a_person_can_reset_a_forgotten_password_with_forms(client, app, mailbox
     assert urlsplit(location(refused)).path == "/login"
     assert parse_qs(urlsplit(location(refused)).query)["error"] == ["INVALID_CREDENTIALS"]
     assert location(sign_in_with_form(client, user["email"], NEW_PASSWORD)) == f"{BASE_URL}/"
-    assert "Hello, Grace Hopper" in page(client.get("/")).text
+    landed = client.get("/", follow_redirects=True)
+    assert landed.request.path == "/dashboard" and "Grace Hopper" in page(landed).text
 
 
 # Sign-in form -------------------------------------------------------------------------------
@@ -461,12 +465,13 @@ def test_user_provided_names_are_escaped_on_the_pages_and_in_the_mail(client, ma
     submit(client, page(client.get(f"/verify-email?token={token}")).form("/verify-email"))
     location(sign_in_with_form(client, "ada@example.com", PASSWORD))
 
-    home = client.get("/")
+    home = client.get("/", follow_redirects=True)  # the dashboard, whose shell names the person
     body = home.get_data(as_text=True)
 
+    assert home.request.path == "/dashboard"
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
     assert "<script>" not in body
-    assert f"Hello, {name}" in page(home).text  # shown as text, exactly as typed
+    assert name in page(home).text  # shown as text, exactly as typed
 
 
 def test_register_form_echoes_typed_values_escaped(client):

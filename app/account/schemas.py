@@ -1,11 +1,15 @@
-"""What goes over the wire for the account profile."""
+"""What goes over the wire for the account: the profile (GET, PUT /api/account) and its security
+(PUT /api/account/security, the set-up's confirmation) and the provider accounts linked to it."""
 from __future__ import annotations
 
+import re
 import zoneinfo
 
-from marshmallow import ValidationError, fields, validate, validates
+from marshmallow import ValidationError, fields, post_load, validate, validates, validates_schema
 
 from app.account.models import LANGUAGES, THEMES
+from app.auth.oauth import PROVIDERS
+from app.auth.schemas import Password
 from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictString, Timestamp
 
 
@@ -88,3 +92,78 @@ class AccountSchema(OutputSchema):
     createdAt = Timestamp(required=True, attribute="created_at")
     updatedAt = Timestamp(required=True, attribute="updated_at")
     lastLoginAt = Timestamp(required=True, allow_none=True, attribute="last_login_at")
+
+
+# Security ---------------------------------------------------------------------------
+class SecurityUpdateSchema(InputSchema):
+    """``currentPassword`` always; a new password (with its confirmation) and/or the two-factor setting.
+
+    An empty or null ``newPassword`` means "keep the password" (a settings form sends every field).
+    """
+
+    # Empty is as good as missing: never right, and it should not count as a wrong attempt.
+    currentPassword = Password(required=True, validate=validate.Length(min=1, max=4096))
+    newPassword = Password(allow_none=True, validate=validate.Length(max=4096))
+    confirmPassword = Password(allow_none=True, validate=validate.Length(max=4096))
+    twoFactorEnabled = StrictBoolean(allow_none=True)
+
+    @validates_schema
+    def check_fields(self, data, **kwargs):
+        new, confirm = data.get("newPassword") or None, data.get("confirmPassword") or None
+        if new is not None and confirm != new:
+            raise ValidationError("Must equal newPassword.", "confirmPassword")
+        if new is None and confirm is not None:
+            raise ValidationError("Enter the new password as well as its confirmation.", "newPassword")
+        if new is None and data.get("twoFactorEnabled") is None:
+            raise ValidationError("Nothing to change: give newPassword (with confirmPassword) or "
+                                  "twoFactorEnabled.", "body")
+
+    @post_load
+    def to_arguments(self, data, **kwargs):
+        return {"current_password": data["currentPassword"], "new_password": data.get("newPassword") or None,
+                "two_factor_enabled": data.get("twoFactorEnabled")}
+
+
+class SecurityResultSchema(OutputSchema):
+    passwordUpdated = fields.Boolean(required=True)
+    twoFactorEnabled = fields.Boolean(required=True)
+    backupCodes = fields.List(fields.String(), required=True,
+                              metadata={"description": "Ten single-use codes, only when two-factor was just "
+                                                       "turned on (shown once); empty otherwise."})
+    otpauthUri = fields.String(metadata={"description": "Only when two-factor was just turned on: the otpauth:// "
+                                                        "URI for an authenticator app (as a QR code)."})
+
+
+class TwoFactorConfirmSchema(InputSchema):
+    """A code from the authenticator app just set up: six digits (spaces, as apps show them, ignored)."""
+
+    code = StrictString(required=True, validate=validate.Length(min=1, max=20))
+
+    @validates("code")
+    def _six_digits(self, value, **kwargs):
+        if not re.fullmatch(r"\d{6}", re.sub(r"\s+", "", value)):
+            raise ValidationError("Enter the 6-digit code from your authenticator app.")
+
+
+class TwoFactorConfirmedSchema(OutputSchema):
+    twoFactorEnabled = fields.Boolean(required=True)
+    confirmed = fields.Boolean(required=True)
+
+
+# Linked identities --------------------------------------------------------------------
+class IdentitySchema(OutputSchema):
+    provider = fields.String(required=True, metadata={"description": "github or google"})
+    label = fields.Function(lambda identity: PROVIDERS.get(identity.provider, identity.provider), required=True,
+                            metadata={"description": "the provider's name to show (GitHub)"})
+    email = fields.String(required=True, allow_none=True,
+                          metadata={"description": "the provider's verified email at the last sign-in"})
+    linkedAt = Timestamp(required=True, attribute="created_at")
+
+
+class IdentitiesSchema(OutputSchema):
+    identities = fields.List(fields.Nested(IdentitySchema), required=True)
+    hasPassword = fields.Boolean(required=True, attribute="has_password",
+                                 metadata={"description": "whether a password signs the account in too"})
+    providers = fields.List(fields.String(), required=True,
+                            metadata={"description": "the providers this service offers for signing in and "
+                                                     "linking (GET /api/auth/signin/<provider>)"})

@@ -1,13 +1,14 @@
-"""Account security: changing the password and the two-factor setting; metering API (bearer) requests.
+"""Account security: changing the password and the two-factor setting (one use case, one commit), and
+confirming a two-factor set-up with a first code.
 
-Each public function is one use case and commits once.
+Metering API (bearer) requests against the plan is billing's: ``app.billing.usage``.
 """
 from __future__ import annotations
 
-from sqlalchemy import update
+import pyotp
+from flask import current_app
 
-from app.account.models import Subscription, User
-from app.account.plans import UNLIMITED, plan_for
+from app.account.models import User
 from app.auth import service as auth
 from app.auth import two_factor
 from app.auth.passwords import check_password, hash_password
@@ -44,23 +45,26 @@ def update_security(user: User, *, current_password: str, new_password: str | No
     return result
 
 
-def count_api_request(user: User) -> None:
-    """Count one bearer-token request against the plan's API request limit. Commits.
+def two_factor_pending(user: User) -> bool:
+    """Two-factor is on but no code from the authenticator app was ever accepted: the set-up is not
+    confirmed yet (``users.totp_last_step`` is set by the first accepted code, and only then)."""
+    return bool(user.two_factor_enabled and user.totp_secret and user.totp_last_step is None)
 
-    A single conditional update, so racing requests cannot pass the limit
-    between them. The count is reset by the subscription's period roll-over.
-    Raises SUBSCRIPTION_LIMIT_EXCEEDED (details: limit, resource "apiRequests").
-    """
-    limit = plan_for(user.subscription_type).api_requests_limit
-    counting = (update(Subscription).where(Subscription.user_id == user.id)
-                # A request is not a change of the subscription: its updated_at stays.
-                .values(api_requests_used=Subscription.api_requests_used + 1, updated_at=Subscription.updated_at)
-                .execution_options(synchronize_session=False))
-    if limit != UNLIMITED:
-        counting = counting.where(Subscription.api_requests_used < limit)
-    counted = db.session.execute(counting).rowcount
+
+def setup_uri(user: User) -> str | None:
+    """The otpauth URI of a set-up not confirmed yet (to draw its QR code again), else None: once an
+    authenticator app has proved it holds the secret, the secret is never shown again."""
+    if not two_factor_pending(user):
+        return None
+    return pyotp.TOTP(user.totp_secret).provisioning_uri(name=user.email,
+                                                         issuer_name=current_app.config["TOTP_ISSUER"])
+
+
+def confirm_two_factor(user: User, code: str) -> None:
+    """Accept a code from the authenticator app just set up (spending its time step), which proves
+    the app holds the secret. Commits. Raises VALIDATION_ERROR when two-factor is off,
+    INVALID_TWO_FACTOR_CODE (details.field code) for a wrong or already used code."""
+    if not user.two_factor_enabled:
+        raise ApiError("VALIDATION_ERROR", "Two-factor sign-in is off: turn it on first.", {"field": "code"})
+    two_factor.check(user, code)
     db.session.commit()
-    if not counted:
-        raise ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                       "Your plan's API requests for this period are used up; they reset with the period "
-                       "(see usage.resetDate of the subscription).", {"limit": limit, "resource": "apiRequests"})

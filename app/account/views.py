@@ -1,13 +1,17 @@
-"""Account endpoints: the profile. Security and subscription endpoints are in
-``security_views.py`` and ``subscription_views.py``, on this blueprint."""
+"""Account endpoints: the profile, its security (password, two-factor) and linked sign-in identities.
+The subscription's are billing's (``app.billing.views``)."""
 from __future__ import annotations
 
 from flask import Blueprint
+from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required
 
-from app.account import schemas, service
+from app.account import schemas, security, service
+from app.auth import sessions as auth_sessions
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
+from app.common.ratelimit import configured, counting_failures, failed
+from app.extensions import limiter
 
 bp = Blueprint("account", __name__, url_prefix="/api")
 
@@ -27,3 +31,67 @@ def get_account():
 def update_account():
     account = service.update_profile(current_user, json_body(schemas.AccountUpdateSchema()))
     return ok(schemas.AccountSchema().dump(account), message="Account updated.")
+
+
+def _user_key() -> str:
+    return f"user:{current_user.id}" if current_user.is_authenticated else get_remote_address()
+
+
+@bp.put("/account/security")
+@login_required
+# Wrong current passwords per user, like failed sign-ins; the per-user request limit still applies.
+@limiter.limit(configured("CURRENT_PASSWORD"), key_func=_user_key, deduct_when=failed("current_password_failed"),
+               scope="current-password", override_defaults=False)
+@api_doc("Change your password and/or two-factor sign-in (needs currentPassword)", tags=["account"], auth=True,
+         body=schemas.SecurityUpdateSchema,
+         responses={200: ("What changed; backupCodes and otpauthUri when two-factor was just turned on",
+                          schemas.SecurityResultSchema)})
+def update_security():
+    data = json_body(schemas.SecurityUpdateSchema())
+    with counting_failures("current_password_failed", "INVALID_PASSWORD"):
+        result = security.update_security(current_user, **data,
+                                          keep_session=auth_sessions.session_cookie_in_use())
+    return ok(schemas.SecurityResultSchema().dump(result), message=_message(result))
+
+
+def _message(result: dict) -> str:
+    said = []
+    if result["passwordUpdated"]:
+        said.append("Your password has been changed; your other sessions and API tokens are signed out.")
+    if result["backupCodes"]:
+        said.append("Two-factor sign-in is on: add the account to your authenticator app and keep the backup "
+                    "codes somewhere safe (they are shown only once).")
+    return " ".join(said) or "Your security settings have been saved."
+
+
+@bp.post("/account/two-factor/confirm")
+@login_required
+# Wrong codes per user, as at sign-in; the per-user request limit still applies.
+@limiter.limit(configured("TWO_FACTOR"), key_func=_user_key, deduct_when=failed("two_factor_failed"),
+               scope="two-factor-confirm", override_defaults=False)
+@api_doc("Confirm a two-factor set-up with a code from the authenticator app (the code is spent)",
+         tags=["account"], auth=True, body=schemas.TwoFactorConfirmSchema,
+         responses={200: ("Confirmed: the authenticator app holds the secret", schemas.TwoFactorConfirmedSchema)})
+def confirm_two_factor():
+    code = json_body(schemas.TwoFactorConfirmSchema())["code"]
+    with counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
+        security.confirm_two_factor(current_user, code)
+    return ok(schemas.TwoFactorConfirmedSchema().dump({"twoFactorEnabled": True, "confirmed": True}),
+              message="Two-factor sign-in is set up.")
+
+
+@bp.get("/account/identities")
+@login_required
+@api_doc("The provider accounts (GitHub, Google) that sign you in, and the providers offered for linking",
+         tags=["account"], auth=True, responses={200: ("Linked identities", schemas.IdentitiesSchema)})
+def list_identities():
+    return ok(schemas.IdentitiesSchema().dump(service.identities_of(current_user)))
+
+
+@bp.delete("/account/identities/<provider>")
+@login_required
+@api_doc("Unlink a provider account (409 LAST_SIGN_IN_METHOD when it is your only way to sign in)",
+         tags=["account"], auth=True, responses={200: ("The identities left", schemas.IdentitiesSchema)})
+def unlink_identity(provider: str):
+    remaining = service.unlink_identity(current_user, provider)
+    return ok(schemas.IdentitiesSchema().dump(remaining), message="The account is no longer linked.")

@@ -1,19 +1,27 @@
-"""Mail jobs. Each re-reads the user, so a stale job does nothing harmful."""
+"""Mail jobs. Each re-reads the user, so a stale job does nothing harmful.
+
+A mail is written in its recipient's language (``preferences.language``), not the language of the
+request that queued it: the job may run later, in a worker, with no request at all.
+"""
 from __future__ import annotations
 
 from flask import current_app
+from flask_babel import force_locale, lazy_gettext
 
 from app.account.models import User
 from app.auth import service
 from app.auth.models import OneTimeToken
 from app.extensions import db
+from app.i18n import LOCALES
 from app.integrations import mail
 
 
 def _mail_link(user: User, purpose: str, page: str, subject: str, template: str, **context) -> None:
     token = service.issue_token(user, purpose)
     link = f"{current_app.config['BASE_URL']}/{page}?token={token}"
-    mail.send_template(user.email, subject, template, user=user, link=link, **context)
+    locale = LOCALES.get((user.preferences or {}).get("language"), "en")
+    with force_locale(locale):  # the subject is lazy: translated here, in the recipient's language
+        mail.send_template(user.email, str(subject), template, user=user, link=link, **context)
 
 
 def send_verification_email(user_id: str) -> bool:
@@ -25,8 +33,8 @@ def send_verification_email(user_id: str) -> bool:
     if user is None or user.email_verified:
         return False
     hours = int(current_app.config["VERIFY_TOKEN_LIFETIME"].total_seconds() // 3600)
-    _mail_link(user, OneTimeToken.VERIFY_EMAIL, "verify-email", "Verify your email address", "verify_email",
-               hours=hours)
+    _mail_link(user, OneTimeToken.VERIFY_EMAIL, "verify-email", lazy_gettext("Verify your email address"),
+               "verify_email", hours=hours)
     return True
 
 
@@ -36,6 +44,6 @@ def send_password_reset_email(user_id: str) -> bool:
     if user is None:
         return False
     minutes = int(current_app.config["RESET_TOKEN_LIFETIME"].total_seconds() // 60)
-    _mail_link(user, OneTimeToken.RESET_PASSWORD, "reset-password", "Reset your password", "reset_password",
-               minutes=minutes)
+    _mail_link(user, OneTimeToken.RESET_PASSWORD, "reset-password", lazy_gettext("Reset your password"),
+               "reset_password", minutes=minutes)
     return True

@@ -6,7 +6,9 @@ configuration (``GITHUB_*_URL``, ``GOOGLE_*_URL``), so no discovery document is 
 The authorization request carries a ``state`` bound to the browser and a PKCE (S256) challenge; authlib
 keeps both, with the redirect URI and our same-origin callback address, in Flask's signed session
 cookie (``rs_state``: HttpOnly, SameSite=Lax, Secure under HTTPS). The callback exchanges the code and
-reads the profile into a ``Profile``; what to do with it is ``service.sign_in_with_provider``'s.
+reads the profile into a ``Profile``; what to do with it is ``service.sign_in_with_provider``'s, or, for a
+flow started by a signed-in user to link an account (its state carries ``link_user_id``),
+``service.link_provider``'s.
 """
 from __future__ import annotations
 
@@ -32,7 +34,15 @@ MAX_PENDING = 4
 
 
 class OAuthFailure(Exception):
-    """The provider's answer cannot sign anybody in (denied, bad state, failed exchange, unusable profile)."""
+    """The provider's answer cannot sign anybody in (denied, bad state, failed exchange, unusable profile).
+
+    ``link_user_id`` and ``callback_url`` are the pending flow's when its state was found: a failed link
+    goes back to the page that started it rather than to the login page."""
+
+    def __init__(self, message: str, *, link_user_id: str | None = None, callback_url: str | None = None):
+        super().__init__(message)
+        self.link_user_id = link_user_id
+        self.callback_url = callback_url
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,16 @@ class Profile:
     email_verified: bool
     name: str | None
     image: str | None
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A finished authorization: the profile, the callback address kept at the start, and the id of the
+    user who started a link flow (None for a sign-in)."""
+
+    profile: Profile
+    callback_url: str
+    link_user_id: str | None = None
 
 
 class StateCookieSession(SecureCookieSessionInterface):
@@ -96,9 +116,10 @@ def redirect_uri(provider: str) -> str:
     return f"{current_app.config['BASE_URL']}/api/auth/callback/{provider}"
 
 
-def authorize_redirect(provider: str, callback_url: str):
+def authorize_redirect(provider: str, callback_url: str, link_user_id: str | None = None):
     """A 302 to the provider's authorization page; ``callback_url`` (already same-origin) is kept with the
-    state for the callback. Raises NOT_FOUND for a provider that is not configured."""
+    state for the callback, and so is ``link_user_id`` when a signed-in user starts linking an account
+    (the callback then links instead of signing in). Raises NOT_FOUND for a provider that is not configured."""
     client = _client(provider)
     uri = redirect_uri(provider)
     authorization = client.create_authorization_url(uri)
@@ -106,8 +127,9 @@ def authorize_redirect(provider: str, callback_url: str):
     # What the callback needs, and no more: authlib's ``authorize_redirect`` would also keep the whole
     # authorization URL and Google's nonce (which would make it verify the ID token against Google's
     # keys: the profile is read from the userinfo endpoint with the access token instead).
+    extra = {"link_user_id": link_user_id} if link_user_id else {}
     client.save_authorize_data(state=authorization["state"], redirect_uri=uri,
-                               code_verifier=authorization["code_verifier"], callback_url=callback_url)
+                               code_verifier=authorization["code_verifier"], callback_url=callback_url, **extra)
     return redirect(authorization["url"], 302)
 
 
@@ -120,9 +142,9 @@ def _drop_oldest_pending(name: str) -> None:
         session.pop(key)
 
 
-def complete(provider: str) -> tuple[Profile, str]:
-    """Finish the sign-in this callback request answers: check the state, exchange the code (with the
-    PKCE verifier), read the profile. Returns it with the callback address kept at the start.
+def complete(provider: str) -> Completion:
+    """Finish the sign-in (or link) this callback request answers: check the state, exchange the code
+    (with the PKCE verifier), read the profile. Returns it with what was kept at the start.
 
     Raises NOT_FOUND for a provider that is not configured, OAuthFailure for everything else.
     """
@@ -131,17 +153,21 @@ def complete(provider: str) -> tuple[Profile, str]:
     pending = client.framework.get_state_data(session, state) if state else None
     if not pending:  # another browser's callback, a replay, or a forged one (login CSRF)
         raise OAuthFailure("missing or unknown state")
+    kept = {"link_user_id": pending.get("link_user_id") or None,
+            "callback_url": pending.get("callback_url") or f"{current_app.config['BASE_URL']}/"}
     try:
         token = client.authorize_access_token()  # checks the state again, and spends it
         profile = _read_profile(provider, client, token)
     except AuthlibBaseError as exc:  # the provider's error parameter, a refused exchange
-        raise OAuthFailure(f"{exc.error}: {exc.description or ''}".strip()) from exc
+        raise OAuthFailure(f"{exc.error}: {exc.description or ''}".strip(), **kept) from exc
     except (requests.RequestException, ValueError) as exc:  # unreachable, not JSON
-        raise OAuthFailure(f"{type(exc).__name__}: {exc}") from exc
+        raise OAuthFailure(f"{type(exc).__name__}: {exc}", **kept) from exc
+    except OAuthFailure as exc:  # an unusable profile
+        raise OAuthFailure(str(exc), **kept) from exc
     finally:
         # A state works once, whatever happened (authlib spends it only when the provider sent a code).
         client.framework.clear_state_data(session, state)
-    return profile, pending.get("callback_url") or f"{current_app.config['BASE_URL']}/"
+    return Completion(profile, kept["callback_url"], kept["link_user_id"])
 
 
 def _get_json(client, url: str, token: dict):

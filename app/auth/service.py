@@ -266,6 +266,39 @@ def _provider_user(profile: Profile) -> User:
     return user
 
 
+def link_provider(user: User, profile: Profile) -> OAuthIdentity:
+    """Link the provider account of ``profile`` to ``user``, who is signed in and asked for it. Commits.
+
+    Unlike a sign-in, no email has to match: the signed-in user proved who they are, and the provider
+    that they hold its account. The provider's verified email is kept on the identity (it may differ from
+    the user's). No session starts or ends. Linking an account already linked to ``user`` does nothing.
+    Raises IDENTITY_IN_USE when it is linked to another user (who must unlink it first).
+    """
+    def linked() -> OAuthIdentity | None:
+        return db.session.scalar(db.select(OAuthIdentity).where(
+            OAuthIdentity.provider == profile.provider, OAuthIdentity.provider_account_id == profile.account_id))
+
+    in_use = ApiError("IDENTITY_IN_USE", f"This {profile.provider} account is linked to another account.",
+                      {"field": "provider", "provider": profile.provider})
+    identity = linked()
+    if identity is not None:
+        if identity.user_id != user.id:
+            raise in_use
+        return identity
+    email = profile.email if profile.email_verified and profile.email and len(profile.email) <= 254 else None
+    identity = OAuthIdentity(user_id=user.id, provider=profile.provider, provider_account_id=profile.account_id,
+                             email=email)
+    db.session.add(identity)
+    try:
+        db.session.commit()
+    except IntegrityError:  # another callback linked the same provider account meanwhile
+        db.session.rollback()
+        identity = linked()
+        if identity is None or identity.user_id != user.id:
+            raise in_use from None
+    return identity
+
+
 def _refuse_two_factor(user: User) -> None:
     if user.two_factor_enabled:
         raise ApiError("TWO_FACTOR_REQUIRED", "This account has two-factor sign-in on: sign in with your "

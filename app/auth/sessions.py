@@ -9,6 +9,9 @@ must carry a valid bearer access token (``app.auth.tokens``), else the request
 is refused with 401 and ``WWW-Authenticate: Bearer error="invalid_token"``, even
 when a session cookie came along. Each bearer request counts against the plan's
 API request limit.
+
+The user is resolved in a hook that runs before the rate limiter's (``load_user_before_limits``), so
+that a database that cannot be reached answers 503 rather than passing for a limiter storage outage.
 """
 from __future__ import annotations
 
@@ -17,12 +20,43 @@ from datetime import datetime
 from flask import Flask, current_app, g, redirect, request, url_for
 from flask_login import current_user
 
-from app.account import security
 from app.auth import service
+from app.billing import usage
+from app.common import connections
 from app.errors import ApiError, Unauthenticated
 from app.extensions import login_manager
 
 INVALID_TOKEN = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
+
+
+def load_user_before_limits(app: Flask) -> None:
+    """Resolve the signed-in user in a hook of its own; install it before Flask-Limiter's hook.
+
+    The limiter's key function reads ``current_user``, and the limiter takes any exception there
+    for an outage of its storage (it logs one, moves its counters to memory and lets the request
+    through). Resolved here first, a database error reaches the error handlers instead (503).
+    """
+    app.before_request(_load_user_first)
+
+
+def reads_no_user(view):
+    """Mark a view that never reads the signed-in user (/healthz): no session look-up runs before it,
+    so a database outage cannot fail it."""
+    view.reads_no_user = True
+    return view
+
+
+def _load_user_first():
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
+    if request.endpoint == "static" or getattr(view, "reads_no_user", False):
+        return
+    if getattr(view, "writes_nothing", False) and _authorization_header() is None:
+        # The cookie's look-up only reads (a bearer request counts itself: a write), so the whole
+        # request can go without a transaction.
+        connections.read_without_transaction()
+    current_user._get_current_object()
+    if "user_load_error" in g:
+        raise g.user_load_error
 
 
 def init_app(app: Flask) -> None:
@@ -31,7 +65,7 @@ def init_app(app: Flask) -> None:
     login_manager.user_loader(lambda _auth_id: None)  # flask.session never holds a user
     login_manager.request_loader(_load_user_from_request)
     login_manager.unauthorized_handler(_unauthorized)
-    # After the limiter's hook (which may already have loaded the user for its key), before any view.
+    # After the limiter's hook (the user is loaded by then: load_user_before_limits), before any view.
     app.before_request(_refuse_bad_authorization)
 
 
@@ -58,7 +92,17 @@ def _authorization_header() -> str | None:
 def _load_user_from_request(req):
     # Never raises: Flask-Limiter loads the user inside its own hook (for its key) and takes any
     # exception there for a storage outage. A refusal is kept in ``g.auth_error`` and raised by
-    # ``_refuse_bad_authorization``.
+    # ``_refuse_bad_authorization``; a failure (the database is down) in ``g.user_load_error``,
+    # raised by ``_load_user_first``. Either way the request goes on as anonymous, and the error
+    # pages render without a second look-up.
+    try:
+        return _load_user(req)
+    except Exception as exc:  # noqa: BLE001 - re-raised by _load_user_first
+        g.user_load_error = exc
+        return None
+
+
+def _load_user(req):
     header = _authorization_header()
     if header is not None:
         return _load_bearer_user(header)
@@ -82,7 +126,7 @@ def _load_bearer_user(header: str):
         return None
     user, expires_at = loaded
     try:
-        security.count_api_request(user)
+        usage.count_api_request(user)
     except ApiError as exc:
         g.auth_error = exc
         return None

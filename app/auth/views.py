@@ -3,7 +3,7 @@ the envelope."""
 from __future__ import annotations
 
 import logging
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from flask import Blueprint, current_app, g, jsonify, redirect, request
 from flask_limiter.util import get_remote_address
@@ -12,11 +12,12 @@ from werkzeug.exceptions import HTTPException
 
 from app.auth import oauth, schemas, service
 from app.auth import sessions as auth_sessions
-from app.common.http import accepts_form, is_form_post, json_body, ok
+from app.common.http import json_body, ok
+from app.common.negotiation import accepts_form, is_form_post
 from app.common.openapi import api_doc
 from app.common.ratelimit import configured, counting_failures, email_key, failed
 from app.common.security import same_origin_url
-from app.errors import ApiError
+from app.errors import ApiError, Unauthenticated
 from app.extensions import limiter
 
 log = logging.getLogger(__name__)
@@ -192,12 +193,30 @@ def token():
     return response
 
 
-# -- OAuth sign-in (app/auth/oauth.py; decisions "OAuth sign-in") ------------------------------------------
+# -- OAuth sign-in and linking (app/auth/oauth.py; decisions "OAuth sign-in") -----------------------------
 
 _OAUTH_SIGNIN_RESPONSES = {302: ("Redirect to the provider's authorization page (404 when the provider is not "
                                  "configured)", None)}
-_OAUTH_CALLBACK_RESPONSES = {302: ("Redirect to the callbackUrl given at the start, signed in (session cookie set); "
-                                   "any failure: to {BASE_URL}/login?error=OAuthCallback", None)}
+_OAUTH_LINK_RESPONSES = {302: ("Redirect to the provider's authorization page; the callback links its account "
+                               "(404 when the provider is not configured, 401 when not signed in)", None)}
+_OAUTH_CALLBACK_RESPONSES = {302: ("Sign-in: redirect to the callbackUrl given at the start, signed in (session "
+                                   "cookie set); any failure: to {BASE_URL}/login?error=OAuthCallback. Link: to "
+                                   "the callbackUrl with ?linked=<provider> or ?link_error=<CODE>", None)}
+
+
+def _cookie_user_id() -> str | None:
+    """The id of the user signed in by the session cookie (a bearer token does not start or finish a link:
+    the flow is a browser's)."""
+    if current_user.is_authenticated and g.get("authenticated_by") == "session":
+        return current_user.id
+    return None
+
+
+def _with_param(url: str, name: str, value: str) -> str:
+    """``url`` with ``name=value`` in its query (replacing one already there), before any fragment."""
+    parts = urlsplit(url)
+    query = [(key, val) for key, val in parse_qsl(parts.query, keep_blank_values=True) if key != name]
+    return urlunsplit(parts._replace(query=urlencode([*query, (name, value)])))
 
 
 def _oauth_signin(provider: str):
@@ -205,23 +224,52 @@ def _oauth_signin(provider: str):
     return oauth.authorize_redirect(provider, callback)
 
 
+def _oauth_link(provider: str):
+    oauth.require_provider(provider)
+    user_id = _cookie_user_id()
+    if user_id is None:
+        raise Unauthenticated()
+    callback = same_origin_url(request.args.get("callbackUrl") or "/account", current_app.config["BASE_URL"])
+    return oauth.authorize_redirect(provider, callback, link_user_id=user_id)
+
+
 def _oauth_callback(provider: str):
     oauth.require_provider(provider)
     failed_url = f"{current_app.config['BASE_URL']}/login?error=OAuthCallback"
     try:
-        profile, callback = oauth.complete(provider)
+        done = oauth.complete(provider)
+        if done.link_user_id:
+            return _finish_link(provider, done)
         _user, auth_session, raw = service.sign_in_with_provider(
-            profile, replaces=auth_sessions.current_cookie(), ip_address=request.remote_addr,
+            done.profile, replaces=auth_sessions.current_cookie(), ip_address=request.remote_addr,
             user_agent=request.headers.get("User-Agent"))
     except oauth.OAuthFailure as exc:
-        log.warning("%s sign-in failed: %s", provider, exc)
+        log.warning("%s %s failed: %s", provider, "link" if exc.link_user_id else "sign-in", exc)
+        if exc.link_user_id:
+            return redirect(_with_param(exc.callback_url, "link_error", "OAuthCallback"), 302)
         return redirect(failed_url, 302)
     except ApiError as exc:  # the account may not sign in this way (no verified email, two-factor on)
         log.warning("%s sign-in refused: %s", provider, exc.code)
         return redirect(failed_url, 302)
-    response = redirect(callback, 302)
+    response = redirect(done.callback_url, 302)
     auth_sessions.set_cookie(response, raw, auth_session.expires_at)
     return response
+
+
+def _finish_link(provider: str, done):
+    """Link the provider account to the user who started the flow, if that user is still the one signed in
+    in this browser (signed out, or another account since: refused). The session is left as it is."""
+    signed_in = _cookie_user_id()
+    if signed_in != done.link_user_id:
+        code = "UNAUTHENTICATED" if signed_in is None else "FORBIDDEN"
+        log.warning("%s link refused: %s", provider, code)
+        return redirect(_with_param(done.callback_url, "link_error", code), 302)
+    try:
+        service.link_provider(current_user, done.profile)
+    except ApiError as exc:
+        log.warning("%s link refused: %s", provider, exc.code)
+        return redirect(_with_param(done.callback_url, "link_error", exc.code), 302)
+    return redirect(_with_param(done.callback_url, "linked", provider), 302)
 
 
 @bp.get("/auth/signin/github")
@@ -238,15 +286,29 @@ def signin_google():
     return _oauth_signin("google")
 
 
+@bp.get("/auth/link/github")
+@api_doc("Link a GitHub account to the signed-in user (session cookie): redirects to GitHub", tags=["auth"],
+         query=schemas.OAuthSignInQuerySchema, envelope=False, responses=_OAUTH_LINK_RESPONSES)
+def link_github():
+    return _oauth_link("github")
+
+
+@bp.get("/auth/link/google")
+@api_doc("Link a Google account to the signed-in user (session cookie): redirects to Google", tags=["auth"],
+         query=schemas.OAuthSignInQuerySchema, envelope=False, responses=_OAUTH_LINK_RESPONSES)
+def link_google():
+    return _oauth_link("google")
+
+
 @bp.get("/auth/callback/github")
-@api_doc("GitHub's redirect back: signs in (linking or creating the account) and redirects", tags=["auth"],
+@api_doc("GitHub's redirect back: signs in (linking or creating the account), or links, and redirects", tags=["auth"],
          query=schemas.OAuthCallbackQuerySchema, envelope=False, responses=_OAUTH_CALLBACK_RESPONSES)
 def callback_github():
     return _oauth_callback("github")
 
 
 @bp.get("/auth/callback/google")
-@api_doc("Google's redirect back: signs in (linking or creating the account) and redirects", tags=["auth"],
+@api_doc("Google's redirect back: signs in (linking or creating the account), or links, and redirects", tags=["auth"],
          query=schemas.OAuthCallbackQuerySchema, envelope=False, responses=_OAUTH_CALLBACK_RESPONSES)
 def callback_google():
     return _oauth_callback("google")

@@ -5,62 +5,63 @@
 - Under ``/api``, a request that carries a body must carry JSON (415 otherwise),
   except on views marked ``@accepts_form``; this runs before any view, so
   nothing changes on a refused request.
+- A body over ``MAX_CONTENT_LENGTH`` (an upload: its view's ``accepts_upload`` limit) is 413,
+  chunked or not; a form post from another
+  origin than ``BASE_URL`` is refused.
+- Security headers on every response: a Content-Security-Policy without inline script
+  that no page may frame, Referrer-Policy, and HSTS on HTTPS requests.
 """
 from __future__ import annotations
 
 import logging
 import re
+import secrets
 import uuid
+from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g, has_app_context, has_request_context, jsonify, request
+from flask import Flask, current_app, g, has_app_context, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
+from app.common.negotiation import is_form_post, upload_limit
 from app.config import API_VERSION
 from app.errors import ApiError
 
 REQUEST_ID_PATTERN = r"[A-Za-z0-9._:-]{1,128}"  # what an incoming X-Request-ID must be to be kept
 _REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
-FORM_TYPES = {"application/x-www-form-urlencoded", "multipart/form-data"}
+# Scripts and styles only from our own files (a <style> element only with the response's nonce),
+# images also as data: URLs (resume photos), and no page inside another site's frame.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'{style_nonce}; "
+                           "img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; "
+                           "frame-ancestors 'none'; base-uri 'none'")
+HSTS_MAX_AGE = 63_072_000  # two years, as hstspreload.org asks
 
 
-def accepts_form(*, error_redirect):
-    """Mark a JSON API view that also takes form posts (sign-in, sign-out; the token endpoint for OAuth clients).
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, where a document nested deeper than the decoder can follow is malformed.
 
-    A form post that fails is answered with a 302 to ``error_redirect(code)``,
-    or in the JSON error envelope when ``error_redirect`` is None (not a browser form).
+    The decoder raises RecursionError there; as a ValueError it takes Flask's own path for bad
+    JSON (400 from ``get_json``, None with ``silent=True``), so no view and no rate-limit key
+    function sees anything but "not JSON".
     """
 
-    def decorate(view):
-        view.form_error_redirect = error_redirect
-        return view
-
-    return decorate
-
-
-def form_error_redirect():
-    """The error redirect of this request's view when it is a browser form post, else None."""
-    if not has_request_context() or request.endpoint is None or not is_form_post():
-        return None
-    view = current_app.view_functions.get(request.endpoint)
-    return getattr(view, "form_error_redirect", None)
+    def loads(self, s, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
 
 
-def json_errors(view):
-    """Mark a view outside ``/api`` whose errors are answered in the JSON envelope (file downloads)."""
-    view.json_errors = True
-    return view
+def csp_nonce() -> str:
+    """This response's nonce for a <style> element (templates: ``nonce="{{ csp_nonce() }}"``)."""
+    if "csp_nonce" not in g:
+        g.csp_nonce = secrets.token_urlsafe(16)
+    return g.csp_nonce
 
 
-def wants_json_errors() -> bool:
-    """Whether this request's errors get the JSON envelope (every ``/api`` path, and marked views)."""
-    if request.path == "/api" or request.path.startswith("/api/"):
-        return True
-    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None
-    return getattr(view, "json_errors", False)
-
-
-def is_form_post() -> bool:
-    return request.mimetype in FORM_TYPES
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def _has_body() -> bool:
@@ -118,6 +119,8 @@ def configure_logging(app: Flask) -> None:
 
 
 def install_request_hooks(app: Flask) -> None:
+    app.add_template_global(csp_nonce)
+
     @app.before_request
     def assign_request_id():
         incoming = request.headers.get("X-Request-ID", "")
@@ -131,18 +134,33 @@ def install_request_hooks(app: Flask) -> None:
         # A request with an Authorization header is no such form (another site's page can only add
         # one through a CORS preflight, which this API never grants), and it is authenticated by
         # that header, never by the cookie (app.auth.sessions).
+        # The site's origin is BASE_URL's, not the request's host: behind TRUSTED_PROXIES that host
+        # comes from X-Forwarded-Host, which anyone facing gunicorn directly can choose.
         origin = request.headers.get("Origin")
         if request.method == "POST" and is_form_post() and origin and "Authorization" not in request.headers \
-                and origin.rstrip("/") != request.host_url.rstrip("/"):
+                and origin.rstrip("/").lower() != _origin(current_app.config["BASE_URL"]):
             raise ApiError("FORBIDDEN", "Form posts from another site are refused.")
 
     @app.before_request
     def refuse_oversized_bodies():
         # By the declared length, before any view or rate-limit key reads the body: Werkzeug
-        # raises 413 only when something reads it.
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        # raises 413 only when something reads it. An upload to a view marked accepts_upload has
+        # that view's limit instead (Werkzeug's reader and form parser are told it too).
+        limit = upload_limit()
+        if limit is not None:
+            request.max_content_length = limit
+            too_large = ApiError("CONTENT_TOO_LARGE", f"The upload is larger than {limit / 1048576:g} MiB.",
+                                 {"field": "file", "limit": limit})
+        else:
+            limit, too_large = current_app.config["MAX_CONTENT_LENGTH"], RequestEntityTooLarge()
         if limit is not None and (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge()
+            raise too_large
+        if limit is not None and request.content_length is None and _has_body():
+            # Chunked: Werkzeug's reader stops silently at the limit, leaving a cut body (400 as bad
+            # JSON). Read it now (cached for the view and the form parser); one more byte from the
+            # server's stream tells a body of exactly the limit from a longer one.
+            if len(request.get_data(cache=True)) >= limit and request.environ["wsgi.input"].read(1):
+                raise too_large
         if is_form_post():
             # Parse forms now: a field over Werkzeug's form memory limit is a 413 here, not an
             # error inside a rate-limit key function (which would only half-read the stream).
@@ -161,12 +179,21 @@ def install_request_hooks(app: Flask) -> None:
 
     @app.after_request
     def stamp_response(response):
-        if response.status_code != 429:
-            # Flask-Limiter adds it to every response of a limited route; it means "wait" only on a 429.
+        if response.status_code not in (429, 503):
+            # Flask-Limiter adds it to every response of a limited route; it means "wait" only on a 429 or 503.
             response.headers.pop("Retry-After", None)
         response.headers["X-API-Version"] = API_VERSION
         response.headers["X-Request-ID"] = g.get("request_id") or uuid.uuid4().hex
         if request.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        nonce = g.get("csp_nonce")
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.format(
+            style_nonce=f" 'nonce-{nonce}'" if nonce else "")
+        response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for browsers without CSP 2
+        # same-origin: share and reset tokens in our URLs never reach another site, and our own form
+        # posts keep a real Origin header (no-referrer would make it "null").
+        response.headers["Referrer-Policy"] = "same-origin"
+        if request.is_secure:  # HTTPS, or X-Forwarded-Proto from a trusted proxy (ProxyFix)
+            response.headers["Strict-Transport-Security"] = f"max-age={HSTS_MAX_AGE}"
         return response

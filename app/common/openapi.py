@@ -13,6 +13,7 @@ from flask import Flask, current_app, jsonify
 from marshmallow import Schema
 
 from app.common.http import REQUEST_ID_PATTERN
+from app.common.idempotency import HEADER_PARAMETER as IDEMPOTENCY_KEY_PARAMETER
 from app.common.schemas import ErrorSchema, MessageSchema, StrictBoolean, StrictInteger
 from app.config import API_VERSION
 
@@ -30,18 +31,22 @@ RESPONSE_HEADERS = {
 
 def api_doc(summary: str, *, tags: list[str], body: Schema | None = None, form_body: Schema | None = None,
             responses: dict[int, tuple[str, Schema | dict | None]] | None = None, query: Schema | None = None,
-            auth: bool = False, envelope: bool = True, list_meta: bool = False):
+            auth: bool = False, envelope: bool = True, list_meta: bool = False, operation: str | None = None,
+            upload_body: dict | None = None):
     """Describe a view for the OpenAPI document.
 
     ``responses`` maps a status to (description, schema); with ``envelope`` a
     schema is wrapped in ``{"success", "data", "message"}``. Every operation
-    also documents the error envelope as its ``default`` response.
+    also documents the error envelope as its ``default`` response. The
+    operationId is ``<endpoint>.<METHOD>``; ``operation`` replaces the endpoint
+    there, so that a view moved to another blueprint keeps the id clients know. ``upload_body`` is
+    the JSON schema of a ``multipart/form-data`` body (a file upload).
     """
 
     def decorate(view):
-        view.api_doc = dict(summary=summary, tags=tags, body=body, form_body=form_body,
+        view.api_doc = dict(summary=summary, tags=tags, body=body, form_body=form_body, upload_body=upload_body,
                             responses=responses or {}, query=query, auth=auth, envelope=envelope,
-                            list_meta=list_meta)
+                            list_meta=list_meta, operation=operation)
         return view
 
     return decorate
@@ -104,12 +109,15 @@ def build_spec(app: Flask) -> dict:
         path = _CONVERTER.sub(r"{\1}", rule.rule)
         operations = {}
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            op: dict = {"summary": doc["summary"], "tags": doc["tags"], "operationId": f"{rule.endpoint}.{method}",
+            op: dict = {"summary": doc["summary"], "tags": doc["tags"],
+                        "operationId": f"{doc['operation'] or rule.endpoint}.{method}",
                         "responses": {"default": error_response}}
             params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
                       for name in rule.arguments]
             if doc["query"] is not None:
                 params.append({"in": "query", "schema": doc["query"]})
+            if getattr(view, "idempotent", False):  # app.common.idempotency
+                params.append(IDEMPOTENCY_KEY_PARAMETER)
             if params:
                 op["parameters"] = params
             content = {}
@@ -117,6 +125,8 @@ def build_spec(app: Flask) -> dict:
                 content["application/json"] = {"schema": doc["body"]}
             if doc["form_body"] is not None:
                 content["application/x-www-form-urlencoded"] = {"schema": doc["form_body"]}
+            if doc["upload_body"] is not None:
+                content["multipart/form-data"] = {"schema": doc["upload_body"]}
             if content:
                 op["requestBody"] = {"required": True, "content": content}
             for status, (description, schema) in doc["responses"].items():

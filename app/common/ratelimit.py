@@ -8,7 +8,7 @@ from flask import current_app, g, request
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
-from app.common.http import is_form_post
+from app.common.negotiation import is_form_post
 from app.errors import ApiError
 
 
@@ -21,8 +21,9 @@ def email_key() -> str:
     """The body's email (JSON or form), lower-cased; the client address when there is none.
 
     Never raises: Flask-Limiter takes any error in a key function for a storage
-    outage and falls back to per-process memory. An unreadable body (413) is
-    refused by the view when it reads it.
+    outage and falls back to per-process memory (empty: a locked-out email could
+    guess again). An unreadable body (413) is refused by the view when it reads
+    it; JSON nested too deeply is no JSON here (``app.common.http.JSONProvider``).
     """
     try:
         data = request.form if is_form_post() else request.get_json(silent=True, force=True)
@@ -54,8 +55,12 @@ def counting_failures(flag: str, *codes: str):
 
 
 def share_password_limit(**options):
-    """Wrong share passwords: per client address and share token, counting failures only."""
+    """Wrong share passwords: per client address and share token, counting failures only.
+
+    One counter for every place a share password is tried (the JSON view, the page's form,
+    comments): a shared limit, so the scope leaves the endpoint out of the key.
+    """
     from app.extensions import limiter
 
-    return limiter.limit(configured("SHARE_PASSWORD"), key_func=address_and_token_key,
-                         deduct_when=failed("share_password_failed"), scope="share-password", **options)
+    return limiter.shared_limit(configured("SHARE_PASSWORD"), scope="share-password", key_func=address_and_token_key,
+                                deduct_when=failed("share_password_failed"), **options)

@@ -22,20 +22,19 @@ callers take it from configuration and it must stay off in production.
 """
 from __future__ import annotations
 
-import heapq
 import ipaddress
 import re
 import socket
-import threading
 import time
 from dataclasses import dataclass
 from http.client import HTTPException
 from urllib.parse import urlsplit
 
-from urllib3 import HTTPConnectionPool, HTTPSConnectionPool, Timeout
-from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3 import HTTPConnectionPool, Timeout
 from urllib3.exceptions import HTTPError, NewConnectionError
 from urllib3.exceptions import TimeoutError as Urllib3Timeout
+
+from app.integrations.deadlines import Deadline, HTTPPool, HTTPSPool
 
 __all__ = ["OutboundError", "TargetRefused", "OutboundTimeout", "ResponseTooLarge", "ConnectionFailed",
            "Target", "Response", "is_public_address", "check_url", "request"]
@@ -232,131 +231,19 @@ def check_url(url: str, *, allow_private: bool = False) -> Target:
     return Target(scheme=scheme, host=host, port=port, address=str(addresses[0]), path=path)
 
 
-# The time limit ----------------------------------------------------------------
-
-class _Deadline:
-    """Shuts the connection's socket down when the time limit passes, waking any read blocked on it.
-
-    It keeps a duplicate of the socket's descriptor: the original is detached when TLS wraps it, and a closed
-    descriptor number could meanwhile belong to another connection of the process.
-    """
-
-    def __init__(self, expires: float):
-        self.expires = expires
-        self.passed = False
-        self._lock = threading.Lock()
-        self._sockets: list[socket.socket] = []
-        self._watched = False
-        self._done = False
-
-    def remaining(self) -> float:
-        return self.expires - time.monotonic()
-
-    def expired(self) -> bool:
-        return self.passed or self.remaining() <= 0
-
-    def watch(self, sock: socket.socket) -> None:
-        with self._lock:
-            if self._done:
-                return
-            self._sockets.append(sock.dup())
-            if not self._watched:
-                self._watched = True
-                _WATCHDOG.add(self)
-
-    def expire(self) -> None:
-        with self._lock:
-            if self._done:
-                return
-            self.passed = True
-            for sock in self._sockets:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        with self._lock:
-            self._done = True
-            for sock in self._sockets:
-                sock.close()
-            self._sockets.clear()
-
-
-class _Watchdog:
-    """One thread for every deadline of the process (a thread per request costs more than the request):
-    it sleeps until the earliest deadline and expires those that passed; closed ones are skipped."""
-
-    def __init__(self):
-        self._heap: list[tuple[float, int, _Deadline]] = []
-        self._wake = threading.Condition()
-        self._thread: threading.Thread | None = None
-
-    def add(self, deadline: _Deadline) -> None:
-        with self._wake:
-            heapq.heappush(self._heap, (deadline.expires, id(deadline), deadline))
-            if self._thread is None or not self._thread.is_alive():  # also after a fork
-                self._thread = threading.Thread(target=self._run, name="outbound-watchdog", daemon=True)
-                self._thread.start()
-            self._wake.notify()
-
-    def _run(self) -> None:
-        while True:
-            with self._wake:
-                while not self._heap:
-                    self._wake.wait()
-                expires, _, deadline = self._heap[0]
-                wait = expires - time.monotonic()
-                if wait > 0:
-                    self._wake.wait(wait)
-                    continue
-                heapq.heappop(self._heap)
-            deadline.expire()
-
-
-_WATCHDOG = _Watchdog()
-
-
-class _Watched:
-    def __init__(self, *args, deadline: _Deadline, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._deadline = deadline
-
-    def _new_conn(self) -> socket.socket:
-        sock = super()._new_conn()
-        self._deadline.watch(sock)
-        return sock
-
-
-class _WatchedHTTPConnection(_Watched, HTTPConnection):
-    pass
-
-
-class _WatchedHTTPSConnection(_Watched, HTTPSConnection):
-    pass
-
-
-class _HTTPPool(HTTPConnectionPool):
-    ConnectionCls = _WatchedHTTPConnection
-
-
-class _HTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _WatchedHTTPSConnection
-
-
 # Requests ----------------------------------------------------------------------
 
-def _pool(target: Target, deadline: _Deadline, ca_certs: str | None) -> HTTPConnectionPool:
+def _pool(target: Target, deadline: Deadline, ca_certs: str | None) -> HTTPConnectionPool:
     remaining = deadline.remaining()
     if remaining <= 0:
         raise OutboundTimeout("the time limit passed while resolving the host")
     options = dict(host=target.address, port=target.port, timeout=Timeout(connect=remaining, read=remaining),
                    maxsize=1, block=False, retries=False, deadline=deadline)
     if target.scheme == "http":
-        return _HTTPPool(**options)
+        return HTTPPool(**options)
     # The certificate must be valid for the name in the URL, not for the address connected to.
     name = target.host.rstrip(".")
-    return _HTTPSPool(**options, cert_reqs="CERT_REQUIRED", ca_certs=ca_certs, server_hostname=name,
+    return HTTPSPool(**options, cert_reqs="CERT_REQUIRED", ca_certs=ca_certs, server_hostname=name,
                       assert_hostname=name)
 
 
@@ -395,7 +282,7 @@ def _root_cause(exc: BaseException) -> BaseException:
     return exc
 
 
-def _failure(exc: Exception, target: Target, deadline: _Deadline, timeout: float) -> OutboundError:
+def _failure(exc: Exception, target: Target, deadline: Deadline, timeout: float) -> OutboundError:
     # Once the watchdog shut the socket down, any error (reset, incomplete read, TLS EOF) is the time-out.
     if deadline.expired() or (isinstance(exc, Urllib3Timeout) and not isinstance(exc, NewConnectionError)):
         return OutboundTimeout(f"no complete response from {target.host} within {timeout:g} s")
@@ -418,7 +305,7 @@ def request(method: str, url: str, *, body: bytes | None = None, headers: dict[s
         raise ValueError("timeout must be positive and max_bytes not negative")
     started = time.monotonic()
     target = check_url(url, allow_private=allow_private)
-    deadline = _Deadline(started + timeout)
+    deadline = Deadline(started + timeout)
     try:
         pool = _pool(target, deadline, ca_certs)
         try:

@@ -3,12 +3,17 @@
 A protected share first asks for its password; a browser that gave it keeps a
 signed cookie for this share (path ``/share/<token>``) for 12 hours, which
 stops working when the owner changes the password.
+
+A comment is posted, then the visitor is sent back to the page (post/redirect/get, so a reload
+does not post it twice) with a short-lived signed cookie carrying their name: the page they land
+on thanks them by name, once, and does not count as another view of the resume.
 """
 from __future__ import annotations
 
 import io
 
-from flask import current_app, redirect, render_template, request, send_file, url_for
+from flask import current_app, make_response, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
@@ -19,10 +24,22 @@ from app.pages.views import bp
 from app.resumes import exports, rendering, schemas, shares
 
 COOKIE = "share_unlock"
+THANKS_COOKIE = "share_thanks"
+THANKS_MAX_AGE = 300  # seconds: the redirect after a comment follows at once
+FIELDS = {"name": "Your name", "text": "Comment"}  # the comment form's labels, for its errors
 
 
-def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="share-unlock")
+def _serializer(salt: str = "share-unlock") -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=salt)
+
+
+def _thanked(token: str) -> str | None:
+    """The name of the person who just commented on this share from this browser, if they did."""
+    try:
+        value = _serializer("share-thanks").loads(request.cookies.get(THANKS_COOKIE, ""), max_age=THANKS_MAX_AGE)
+    except BadSignature:
+        return None
+    return value.get("name") if isinstance(value, dict) and value.get("token") == token else None
 
 
 def _unlocked(share) -> bool:
@@ -35,12 +52,12 @@ def _unlocked(share) -> bool:
     return value == shares.access_key(share)
 
 
-def _render(share, *, error: str | None = None, status: int = 200):
+def _render(share, *, error: str | None = None, status: int = 200, thanked: str | None = None, form=None):
     resume = share.resume
     body = rendering.render_body(html_template=resume.template.html_template, title=resume.title,
                                  content=resume.content_json, visible=resume.sections_visibility)
     return render_template("pages/share.html", share=share, resume=resume, body=body,
-                           css=resume.template.css_styles, error=error), status
+                           css=resume.template.css_styles, error=error, thanked=thanked, form=form or {}), status
 
 
 @bp.route("/share/<token>", methods=["GET", "POST"])
@@ -60,7 +77,13 @@ def share_page(token: str):
         return response
     if not _unlocked(share):
         return render_template("pages/share_password.html", token=token, error=None)
-    return _render(shares.view_share(token, None, unlocked=True))
+    thanked = _thanked(token)
+    if thanked is None:
+        return _render(shares.view_share(token, None, unlocked=True))
+    # Back from their own comment: thanked once, and not another view.
+    response = make_response(_render(share, thanked=thanked))
+    response.delete_cookie(THANKS_COOKIE, path=f"/share/{token}")
+    return response
 
 
 @bp.post("/share/<token>/comments")
@@ -73,8 +96,18 @@ def share_comment(token: str):
         shares.add_comment(token, None, data, unlocked=True)
     except ValidationError as exc:
         field, message = next(iter(flatten_messages(exc.messages).items()))
-        return _render(share, error=f"{field}: {message}", status=400)
-    return redirect(url_for("pages.share_page", token=token, _anchor="comments"), 303)
+        return _render(share, error=f"{gettext(FIELDS.get(field, field))}: {message}", status=400,
+                       form=request.form)
+    except ApiError as exc:  # comments turned off (or the share closed) since the page was shown
+        if exc.code != "COMMENTS_DISABLED":
+            raise
+        return _render(share, error=gettext("Comments are turned off for this resume."), status=exc.status)
+    response = redirect(url_for("pages.share_page", token=token, _anchor="comments"), 303)
+    response.set_cookie(THANKS_COOKIE, _serializer("share-thanks").dumps({"token": token, "name": data["name"]}),
+                        path=f"/share/{token}", max_age=THANKS_MAX_AGE, httponly=True, samesite="Lax",
+                        secure=request.is_secure)
+    return response
+
 
 
 @bp.get("/share/<token>/download")

@@ -1,19 +1,24 @@
 """Server-rendered pages that mails and redirects lead to, and the health checks.
 
 Usable without JavaScript: every action is a plain form post. Form posts from
-another origin are refused.
+another origin are refused. They speak the visitor's language (``app.i18n``: ``Accept-Language``
+before signing in); what the services and schemas say is translated here, at the page, by ``said``:
+the JSON API keeps its English messages for its clients.
 """
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request
+from flask_babel import get_locale, gettext, lazy_gettext
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from marshmallow import EXCLUDE, ValidationError
 from sqlalchemy import text
 
 from app.auth import oauth, schemas, service
+from app.auth.sessions import reads_no_user
 from app.common.ratelimit import configured, email_key
 from app.common.security import same_origin_url
 from app.errors import ApiError, flatten_messages
@@ -22,16 +27,32 @@ from app.extensions import db, limiter
 bp = Blueprint("pages", __name__)
 
 LOGIN_ERRORS = {
-    "INVALID_CREDENTIALS": "The email or password is incorrect.",
-    "EMAIL_NOT_VERIFIED": "Verify your email address first: use the link we mailed you.",
-    "RATE_LIMITED": "Too many attempts. Wait a few minutes and try again.",
-    "VALIDATION_ERROR": "Enter a valid email address and your password.",
-    "TWO_FACTOR_REQUIRED": "Enter the code from your authenticator app.",
-    "INVALID_TWO_FACTOR_CODE": "That code is not valid. Try again.",
-    "FORBIDDEN": "That sign-in came from another site. Sign in here instead.",
-    "OAuthCallback": "Signing in with that provider did not work. Try again, or sign in with your email and "
-                     "password (accounts with two-factor sign-in on must).",
+    "INVALID_CREDENTIALS": lazy_gettext("The email or password is incorrect."),
+    "EMAIL_NOT_VERIFIED": lazy_gettext("Verify your email address first: use the link we mailed you."),
+    "RATE_LIMITED": lazy_gettext("Too many attempts. Wait a few minutes and try again."),
+    "VALIDATION_ERROR": lazy_gettext("Enter a valid email address and your password."),
+    "TWO_FACTOR_REQUIRED": lazy_gettext("Enter the code from your authenticator app."),
+    "INVALID_TWO_FACTOR_CODE": lazy_gettext("That code is not valid. Try again."),
+    "FORBIDDEN": lazy_gettext("That sign-in came from another site. Sign in here instead."),
+    "SERVICE_UNAVAILABLE": lazy_gettext("The service is briefly unavailable. Try again in a few seconds."),
+    "OAuthCallback": lazy_gettext("Signing in with that provider did not work. Try again, or sign in with your "
+                                  "email and password (accounts with two-factor sign-in on must)."),
 }
+CHECK_YOUR_EMAIL = lazy_gettext("Check your email")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
+def said(message: str) -> str:
+    """A service's or schema's English message in the page's language, sentence by sentence.
+
+    The services compose messages from fixed sentences ("The password is too weak. Use at least 8
+    characters."); each sentence is a msgid of the public catalogue, and one that is not there stays
+    English rather than disappearing. Chinese sentences are joined without spaces.
+    """
+    if not message:
+        return message  # gettext("") is the catalogue's header
+    parts = [gettext(sentence) for sentence in _SENTENCE_END.split(str(message))]
+    return ("" if str(get_locale()) == "zh" else " ").join(parts)
 
 
 def _form(schema):
@@ -40,12 +61,15 @@ def _form(schema):
         return schema.load(request.form.to_dict(), unknown=EXCLUDE), None
     except ValidationError as exc:
         field, message = next(iter(flatten_messages(exc.messages).items()))
-        return None, f"{field}: {message}"
+        # field names are msgids too ("email", "name"); Chinese puts a full-width colon after them
+        return None, gettext("%(field)s: %(message)s", field=gettext(field), message=said(message))
 
 
 @bp.get("/")
 def home():
-    return render_template("pages/home.html", user=current_user if current_user.is_authenticated else None)
+    if current_user.is_authenticated:  # sign-in lands on the dashboard
+        return redirect("/dashboard", 302)
+    return render_template("pages/home.html", user=None)
 
 
 @bp.get("/login")
@@ -55,7 +79,7 @@ def login():
     query = f"?{urlencode({'callbackUrl': callback})}" if callback else ""
     providers = [{"label": oauth.PROVIDERS[name], "href": f"/api/auth/signin/{name}{query}"}
                  for name in oauth.configured_providers()]
-    return render_template("pages/login.html", error=LOGIN_ERRORS.get(code, code and "Sign-in failed."),
+    return render_template("pages/login.html", error=LOGIN_ERRORS.get(code, code and gettext("Sign-in failed.")),
                            error_code=code, callback=callback, providers=providers,
                            notice=request.args.get("notice"))
 
@@ -69,10 +93,10 @@ def register():
     if data:
         try:
             user = service.register(**data)
-            return render_template("pages/message.html", title="Check your email",
-                                   message=f"We sent a verification link to {user.email}.")
+            return render_template("pages/message.html", title=CHECK_YOUR_EMAIL,
+                                   message=gettext("We sent a verification link to %(email)s.", email=user.email))
         except ApiError as exc:
-            error = exc.message
+            error = said(exc.message)
     return render_template("pages/register.html", form=request.form, error=error), 400
 
 
@@ -82,13 +106,13 @@ def verify_email():
     token = request.values.get("token", "")
     if request.method == "GET":
         return render_template("pages/verify_email.html", token=token, error=None if token else
-                               "This page needs the link from your verification mail.")
+                               gettext("This page needs the link from your verification mail."))
     try:
         service.verify_email(token)
     except ApiError as exc:
-        return render_template("pages/verify_email.html", token="", error=exc.message), exc.status
-    return render_template("pages/message.html", title="Email verified",
-                           message="Your email address is verified. You can sign in now.", login_link=True)
+        return render_template("pages/verify_email.html", token="", error=said(exc.message)), exc.status
+    return render_template("pages/message.html", title=gettext("Email verified"),
+                           message=gettext("Your email address is verified. You can sign in now."), login_link=True)
 
 
 @bp.route("/resend-verification", methods=["GET", "POST"])
@@ -101,9 +125,9 @@ def resend_verification():
     if error:
         return render_template("pages/resend_verification.html", error=error), 400
     service.resend_verification(data["email"])
-    return render_template("pages/message.html", title="Check your email",
-                           message="If an unverified account has this email, we have sent it a new "
-                                   "verification link.")
+    return render_template("pages/message.html", title=CHECK_YOUR_EMAIL,
+                           message=gettext("If an unverified account has this email, we have sent it a new "
+                                           "verification link."))
 
 
 @bp.route("/forgot-password", methods=["GET", "POST"])
@@ -115,8 +139,8 @@ def forgot_password():
     if error:
         return render_template("pages/forgot_password.html", error=error), 400
     service.forgot_password(data["email"])
-    return render_template("pages/message.html", title="Check your email",
-                           message="If an account with this email exists, we have sent it a reset link.")
+    return render_template("pages/message.html", title=CHECK_YOUR_EMAIL,
+                           message=gettext("If an account with this email exists, we have sent it a reset link."))
 
 
 @bp.route("/reset-password", methods=["GET", "POST"])
@@ -124,28 +148,30 @@ def reset_password():
     token = request.values.get("token", "")
     if request.method == "GET":
         return render_template("pages/reset_password.html", token=token, error=None if token else
-                               "This page needs the link from your password reset mail.")
+                               gettext("This page needs the link from your password reset mail."))
     data, error = _form(schemas.ResetPasswordSchema())
     if data:
         try:
             service.reset_password(data["token"], data["password"])
-            return render_template("pages/message.html", title="Password changed",
-                                   message="Your password has been changed. Sign in with the new one.",
+            return render_template("pages/message.html", title=gettext("Password changed"),
+                                   message=gettext("Your password has been changed. Sign in with the new one."),
                                    login_link=True)
         except ApiError as exc:
             if exc.code != "WEAK_PASSWORD":  # a dead link: no form to fill in again
-                return render_template("pages/reset_password.html", token="", error=exc.message), exc.status
-            error = exc.message
+                return render_template("pages/reset_password.html", token="", error=said(exc.message)), exc.status
+            error = said(exc.message)
     return render_template("pages/reset_password.html", token=token, error=error), 400
 
 
 @bp.get("/healthz")
+@reads_no_user
 def healthz():
     """The process is alive; no I/O."""
     return jsonify({"status": "ok"})
 
 
 @bp.get("/readyz")
+@reads_no_user
 def readyz():
     """The database and (when configured) Redis answer."""
     checks = {}
@@ -163,6 +189,9 @@ def readyz():
             checks["redis"] = "unavailable"
     ready = all(v == "ok" for v in checks.values())
     return jsonify({"status": "ok" if ready else "unavailable", "checks": checks}), 200 if ready else 503
+
+
+bp.add_app_template_global(said)
 
 
 @bp.app_template_global()

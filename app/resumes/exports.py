@@ -21,7 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from sqlalchemy import delete, update
 
 from app.account.models import User
-from app.account.plans import UNLIMITED, plan_for
+from app.billing.plans import UNLIMITED, plan_for
 from app.common.models import new_id, utcnow
 from app.common.schemas import format_timestamp
 from app.errors import ApiError
@@ -29,7 +29,7 @@ from app.extensions import db
 from app.integrations import outbound
 from app.integrations.storage import LinkExpired, LinkInvalid, storage
 from app.queue import EXPORTS, JobFailed, jobs
-from app.resumes import documents
+from app.resumes import documents, jsonresume
 from app.resumes.models import Export, Resume
 from app.resumes.service import get_owned_resume
 from app.webhooks.service import record_event
@@ -55,40 +55,55 @@ def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
     Commits once (the export row, the storage count and the ``resume.exported``
     event). Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED,
     SUBSCRIPTION_LIMIT_EXCEEDED (storage full before or after the render) and
-    EXPORT_FAILED (the render failed or took longer than EXPORT_WAIT_SECONDS).
+    EXPORT_FAILED (the render failed or took longer than EXPORT_WAIT_SECONDS, or the file could not be
+    stored). The file is stored before the transaction and deleted again when the transaction fails.
     """
     resume = get_owned_resume(user, resume_id)
+    limit = storage_limit(user)
+    fmt, options = data["format"], data["options"]
+    resume_id, title, user_id = resume.id, resume.title, user.id
+    # A data format (JSON Resume) is written here from the row already read: no job to wait for.
+    inline = _inline_document(resume, fmt) if fmt in documents.INLINE_FORMATS else None
+    # Nothing is held while the job runs (up to EXPORT_WAIT_SECONDS): no snapshot, no lock.
+    db.session.rollback()
+    content = inline if inline is not None else render(resume_id, fmt, options)
+    return store(user_id, resume_id, fmt, filename_for(title, fmt), content, limit)
+
+
+def storage_limit(user: User) -> int:
+    """The plan's storage limit; raises SUBSCRIPTION_LIMIT_EXCEEDED when it is already reached."""
     limit = plan_for(user.subscription_type).storage_limit
     if limit != UNLIMITED and user.storage_used >= limit:
         raise _storage_full(limit)
-    fmt, options = data["format"], data["options"]
-    resume_id, title, user_id = resume.id, resume.title, user.id
-    # Nothing is held while the job runs (up to EXPORT_WAIT_SECONDS): no snapshot, no lock.
-    db.session.rollback()
-    content = render(resume_id, fmt, options)
+    return limit
 
+
+def store(user_id: str, resume_id: str, fmt: str, filename: str, content: bytes, limit: int, *,
+          event: bool = True) -> ExportResult:
+    """Store a rendered file of the resume and record it (and, with ``event``, ``resume.exported``) in
+    one commit; see ``export_resume``. A cover letter (``app.ai.letters``) is stored the same way."""
     export_id = new_id()
     export = Export(id=export_id, user_id=user_id, resume_id=resume_id, format=fmt,
-                    filename=filename_for(title, fmt), storage_key=f"exports/{user_id}/{export_id}"
-                                                                  f"{documents.EXTENSIONS[fmt]}",
+                    filename=filename, storage_key=f"exports/{user_id}/{export_id}{documents.EXTENSIONS[fmt]}",
                     file_size=len(content), expires_at=utcnow() + current_app.config["EXPORT_LINK_LIFETIME"])
-    _count_storage(user_id, export.file_size, limit)
-    db.session.add(export)
-    record_event("resume.exported", user_id, {
-        "resume": {"id": resume_id, "user_id": user_id},
-        "export": {"format": fmt, "filename": export.filename, "file_size": export.file_size,
-                   "expires_at": format_timestamp(export.expires_at)},
-    })
+    # Stored before the count's update locks the user's row: a slow store (S3) never holds that lock.
     try:
         storage().save(export.storage_key, content)
-    except OSError:
-        log.exception("export of resume %s could not be stored", resume_id)
-        storage().delete(export.storage_key)
+    except OSError as exc:  # a full disk, an unreachable store: nothing is counted or recorded
+        log.error("export of resume %s could not be stored: %s", resume_id, exc)
         raise ApiError("EXPORT_FAILED", "The export could not be stored. Try again in a moment.") from None
     try:
+        _count_storage(user_id, export.file_size, limit)
+        db.session.add(export)
+        if event:
+            record_event("resume.exported", user_id, {
+                "resume": {"id": resume_id, "user_id": user_id},
+                "export": {"format": fmt, "filename": export.filename, "file_size": export.file_size,
+                           "expires_at": format_timestamp(export.expires_at)},
+            })
         db.session.commit()
-    except BaseException:
-        storage().delete(export.storage_key)
+    except BaseException:  # over the limit after all, or the commit failed: no row will track the file
+        _forget_file(export.storage_key)
         raise
     return ExportResult(download_url=download_url(export), filename=export.filename, format=export.format,
                         file_size=export.file_size, expires_at=export.expires_at)
@@ -103,6 +118,12 @@ def render(resume_id: str, fmt: str, options: dict) -> bytes:
     except JobFailed as exc:
         log.error("export of resume %s as %s failed: %s", resume_id, fmt, exc)
         raise ApiError("EXPORT_FAILED", "The export could not be produced. Try again in a moment.") from None
+
+
+def _inline_document(resume: Resume, fmt: str) -> bytes:
+    """The formats made without a job (``documents.INLINE_FORMATS``): JSON Resume."""
+    return jsonresume.document_bytes(resume.content_json, resume.title, visible=resume.sections_visibility,
+                                     last_modified=resume.updated_at)
 
 
 def render_shared_pdf(share) -> tuple[bytes, str]:
@@ -121,7 +142,8 @@ def download_url(export: Export) -> str:
 def open_download(key: str, token: str) -> tuple[bytes, str, str]:
     """The file a download address grants: (bytes, filename, media type).
 
-    Raises DOWNLOAD_LINK_INVALID (tampered), DOWNLOAD_LINK_EXPIRED, NOT_FOUND (file gone).
+    Raises DOWNLOAD_LINK_INVALID (tampered), DOWNLOAD_LINK_EXPIRED, NOT_FOUND (file gone),
+    STORAGE_UNAVAILABLE (the store cannot be read now; the cause goes to the log).
     """
     try:
         granted = storage().verify(key, token, utcnow())
@@ -133,6 +155,10 @@ def open_download(key: str, token: str) -> tuple[bytes, str, str]:
             from None
     except (FileNotFoundError, ValueError):
         raise ApiError("NOT_FOUND", "This file no longer exists.") from None
+    except OSError as exc:
+        log.error("download of %s failed: %s", key, exc)
+        raise ApiError("STORAGE_UNAVAILABLE", "The file cannot be read right now. Try again in a moment.",
+                       headers={"Retry-After": "30"}) from None
     fmt = next((f for f, ext in documents.EXTENSIONS.items() if key.endswith(ext)), None)
     return content, granted.filename, documents.MEDIA_TYPES.get(fmt, "application/octet-stream")
 
@@ -142,6 +168,15 @@ def filename_for(title: str, fmt: str) -> str:
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
     stem = _UNSAFE.sub("_", ascii_title).strip("_")[:80].rstrip("_") or "resume"
     return stem + documents.EXTENSIONS[fmt]
+
+
+def _forget_file(key: str) -> None:
+    """Delete a stored file that no row will track; a failure is logged (the file is orphaned), not raised,
+    so that it never hides the error being handled."""
+    try:
+        storage().delete(key)
+    except OSError as exc:
+        log.error("stored file %s could not be deleted: %s", key, exc)
 
 
 def _count_storage(user_id: str, size: int, limit: int) -> None:
@@ -211,7 +246,10 @@ def fetch_photo(url: str) -> documents.Photo | None:
 def delete_expired(batch: int = 200) -> int:
     """Delete expired exports' files and rows and give their bytes back. Commits per batch; returns the count.
 
-    Safe to run twice at once: a row is counted back only by the run that deletes it.
+    Safe to run twice at once: a row is counted back only by the run that deletes it. Files go first: a
+    store that cannot be reached raises StorageUnavailable with the batch's rows (and their bytes) kept for
+    the next run, so no file is ever left that no row tracks. An expired file is never served, so a row
+    whose file is already gone harms nothing.
     """
     deleted = 0
     while True:
@@ -219,13 +257,22 @@ def delete_expired(batch: int = 200) -> int:
                                      .order_by(Export.expires_at).limit(batch)).all()
         if not expired:
             return deleted
-        for export in expired:
-            gone = db.session.execute(delete(Export).where(Export.id == export.id)).rowcount
-            if gone:
-                db.session.execute(update(User).where(User.id == export.user_id)
-                                   .values(storage_used=User.storage_used - export.file_size))
-                deleted += 1
+        deleted += discard(expired)
         db.session.commit()
-        for export in expired:  # after the commit: a rollback must not leave rows without files
-            storage().delete(export.storage_key)
         db.session.expunge_all()
+
+
+def discard(exports: list[Export]) -> int:
+    """Delete these exports' files, then their rows, giving each deleted row's bytes back to its owner.
+    Does not commit; returns how many rows this call deleted (a row another run deleted first is not
+    counted back twice). Raises StorageUnavailable before any row is touched."""
+    for export in exports:
+        storage().delete(export.storage_key)
+    deleted = 0
+    for export in exports:
+        gone = db.session.execute(delete(Export).where(Export.id == export.id)).rowcount
+        if gone:
+            db.session.execute(update(User).where(User.id == export.user_id)
+                               .values(storage_used=User.storage_used - export.file_size))
+            deleted += 1
+    return deleted

@@ -1,7 +1,7 @@
-"""Export jobs: plain ids in, re-read state, raise on failure."""
+"""Resume jobs (exports, the cleanups): plain ids in, re-read state, raise on failure."""
 from __future__ import annotations
 
-from app.resumes import documents, exports
+from app.resumes import documents, exports, trash
 
 
 def render_export(resume_id: str, fmt: str, options: dict) -> bytes:
@@ -16,3 +16,8 @@ def render_export(resume_id: str, fmt: str, options: dict) -> bytes:
 def delete_expired_exports() -> int:
     """Periodic: delete expired export files and give their bytes back to their owners."""
     return exports.delete_expired()
+
+
+def purge_deleted_resumes() -> int:
+    """Periodic: delete resumes that have been in the trash longer than its 30 days, with their files."""
+    return trash.purge()

@@ -8,9 +8,8 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
 from app.extensions import db
+from app.resumes.sections import BODY_SECTIONS, SECTIONS  # noqa: F401  (re-exported)
 
-
-SECTIONS = ("personalInfo", "workExperience", "education", "skills", "projects")
 STATUSES = ("DRAFT", "PUBLISHED", "ARCHIVED")
 
 
@@ -37,6 +36,12 @@ class Resume(TimestampMixin, db.Model):
               postgresql_where=text("deleted_at IS NULL"), sqlite_where=text("deleted_at IS NULL")),
         Index("ix_resumes_user_status_live_order", "user_id", "status", "updated_at", "id",
               postgresql_where=text("deleted_at IS NULL"), sqlite_where=text("deleted_at IS NULL")),
+        # The trash (one user's deleted resumes, last deleted first) and its purge (all of them by age):
+        # partial, over deleted rows only.
+        Index("ix_resumes_user_trash_order", "user_id", "deleted_at", "id",
+              postgresql_where=text("deleted_at IS NOT NULL"), sqlite_where=text("deleted_at IS NOT NULL")),
+        Index("ix_resumes_deleted_at", "deleted_at",
+              postgresql_where=text("deleted_at IS NOT NULL"), sqlite_where=text("deleted_at IS NOT NULL")),
     )
 
     id: Mapped[str] = id_column()
@@ -110,3 +115,22 @@ class Export(db.Model):
     file_size: Mapped[int] = mapped_column(BigInteger, nullable=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True, nullable=False)
+
+
+class ResumeVersion(db.Model):
+    """A resume's earlier state, kept when an edit or a restore replaced it (app/resumes/history.py).
+
+    The target job description is not part of it: it describes the job applied for, not the resume.
+    """
+
+    __tablename__ = "resume_versions"
+    __table_args__ = (Index("ix_resume_versions_resume_created", "resume_id", "created_at"),)
+
+    id: Mapped[str] = id_column()
+    resume_id: Mapped[str] = mapped_column(ForeignKey("resumes.id", ondelete="CASCADE"), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    title: Mapped[str] = mapped_column(String(200), nullable=False)
+    template_id: Mapped[str] = mapped_column(ForeignKey("templates.id"), nullable=False)
+    content_json: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
+    sections_visibility: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
+    cause: Mapped[str] = mapped_column(String(16), nullable=False)  # history.CAUSES

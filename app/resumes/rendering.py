@@ -1,15 +1,21 @@
 """Render a resume through its template: the one source of the share page and exports.
 
 Template text is data (rows of the templates table, seeded from
-``migrations/seed/templates_v1/`` and updated from ``templates_v2/``), so it
+``migrations/seed/templates_v1/``, updated from ``templates_v2/``, then
+``templates_v3/``, which also adds templates, and ``templates_v4/``), so it
 runs in an immutable sandboxed Jinja environment with autoescaping, no app
 globals and undefined names rendering empty. Each distinct template text is
 compiled once per process. A template is an HTML fragment (the document body); ``render_document``
 wraps it in a self-contained HTML5 document with the CSS in a ``<style>``.
 
 What a template sees:
-- ``content``: the normalised ``contentJson`` (every key present, strings and
-  lists of strings, never None); ``visible``: a boolean per section;
+- ``content``: the normalised ``contentJson`` (every key and field of issue
+  15's model present, strings and lists of strings, never None; see
+  ``normalise_content``); ``visible``: a boolean per section (``SECTIONS``);
+  ``order``: the body sections in the order to show them (``section_order``);
+  ``shown``: those of them to print: visible and with entries (``shown_sections``);
+  a custom section's items are ``custom["items"]`` (``custom.items`` is the
+  dict's method);
   ``title``: the resume title; ``photo``: the photo as a ``data:image/png`` or
   ``data:image/jpeg`` base64 URI, or "" for none (only such a URI is accepted,
   so a template's ``<img src="{{ photo }}">`` can never fetch anything).
@@ -50,14 +56,30 @@ from jinja2 import ChainableUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import escape
 
-SECTIONS = ("personalInfo", "workExperience", "education", "skills", "projects")
-PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary")
-WORK_FIELDS = ("company", "position", "startDate", "endDate", "description")
-EDUCATION_FIELDS = ("school", "degree", "startDate", "endDate")
+from app.resumes.sections import BODY_SECTIONS, SECTIONS, section_order as _stored_order  # noqa: F401 (public)
+
+PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary", "label", "url")
+PROFILE_FIELDS = ("network", "username", "url")
+WORK_FIELDS = ("company", "position", "location", "url", "startDate", "endDate", "description")
+WORK_LISTS = ("highlights",)
+EDUCATION_FIELDS = ("school", "degree", "area", "studyType", "score", "startDate", "endDate")
+EDUCATION_LISTS = ("courses",)
 PROJECT_FIELDS = ("id", "name", "description", "url", "startDate", "endDate")
 PROJECT_LISTS = ("technologies", "highlights")
+CUSTOM_ITEM_FIELDS = ("title", "subtitle", "date", "url", "description")
+# The list sections of issue 15: key -> (text fields, list-of-string fields), in the normalised shape's order.
+ENTRY_SECTIONS = {
+    "skillGroups": (("name", "level"), ("keywords",)),
+    "languages": (("language", "fluency"), ()),
+    "certificates": (("name", "issuer", "date", "url"), ()),
+    "awards": (("title", "awarder", "date", "summary"), ()),
+    "volunteer": (("organization", "position", "url", "startDate", "endDate", "summary"), ("highlights",)),
+    "publications": (("name", "publisher", "releaseDate", "url", "summary"), ()),
+    "interests": (("name",), ("keywords",)),
+    "references": (("name", "reference"), ()),
+}
 
-SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v2"
+SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v4"
 
 # CSS page-size keywords, and the sizes in millimetres (width, height) for formats drawn without CSS.
 PAGE_SIZES = {"A4": "A4", "Letter": "letter"}
@@ -164,18 +186,58 @@ def _entries(value: Any, fields: tuple[str, ...], lists: tuple[str, ...] = ()) -
     return entries
 
 
+def _custom_sections(value: Any) -> list[dict]:
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [{"id": text_value(item.get("id")).strip(), "title": text_value(item.get("title")).strip(),
+             "items": _entries(item.get("items"), CUSTOM_ITEM_FIELDS)}
+            for item in value if isinstance(item, dict)]
+
+
 def normalise_content(content: dict | None) -> dict:
-    """Every section present with the contract's shape, whatever was stored."""
+    """Every key and field of the content model present, whatever was stored (an old resume too).
+
+    The shape (docs/api-decisions.md, "Sections"): strings are never None, lists hold
+    non-blank strings, ``sectionOrder`` is the full order of the body sections.
+    """
     content = content if isinstance(content, dict) else {}
     personal = content.get("personalInfo")
     personal = personal if isinstance(personal, dict) else {}
-    return {
-        "personalInfo": {f: text_value(personal.get(f)).strip() for f in PERSONAL_FIELDS},
-        "workExperience": _entries(content.get("workExperience"), WORK_FIELDS),
-        "education": _entries(content.get("education"), EDUCATION_FIELDS),
+    normalised = {
+        "personalInfo": {**{f: text_value(personal.get(f)).strip() for f in PERSONAL_FIELDS},
+                         "profiles": _entries(personal.get("profiles"), PROFILE_FIELDS)},
+        "workExperience": _entries(content.get("workExperience"), WORK_FIELDS, WORK_LISTS),
+        "education": _entries(content.get("education"), EDUCATION_FIELDS, EDUCATION_LISTS),
         "skills": _strings(content.get("skills")),
         "projects": _entries(content.get("projects"), PROJECT_FIELDS, PROJECT_LISTS),
     }
+    for key, (text_fields, list_fields) in ENTRY_SECTIONS.items():
+        normalised[key] = _entries(content.get(key), text_fields, list_fields)
+    normalised["customSections"] = _custom_sections(content.get("customSections"))
+    normalised["sectionOrder"] = _stored_order(content.get("sectionOrder"))
+    return normalised
+
+
+def section_order(content: dict | None) -> list[str]:
+    """The body sections (``BODY_SECTIONS``) in the order a resume shows them: its ``sectionOrder``
+    keys first (known ones, first occurrence), then the rest in the default order."""
+    return _stored_order(content.get("sectionOrder") if isinstance(content, dict) else None)
+
+
+def has_entries(content: dict, section: str) -> bool:
+    """Whether a body section of normalised content has anything to print: ``skills`` counts its
+    groups too, ``customSections`` only custom sections with items."""
+    if section == "skills":
+        return bool(content["skills"] or content["skillGroups"])
+    if section == "customSections":
+        return any(custom["items"] for custom in content["customSections"])
+    return bool(content[section])
+
+
+def shown_sections(content: dict, visible: dict) -> list[str]:
+    """The body sections a document prints, in order: visible ones with entries (an empty section
+    prints no heading). Takes normalised content and visibility."""
+    return [key for key in content["sectionOrder"] if visible[key] and has_entries(content, key)]
 
 
 def normalise_visibility(visible: dict | None) -> dict:
@@ -229,11 +291,14 @@ def render_body(*, html_template: str, title: str, content: dict | None,
                 visible: dict | None, photo: str | None = None) -> str:
     """The template's body fragment; raises TemplateRenderError (also for an invalid photo URI)."""
     photo = _photo(photo)
+    content, visible = normalise_content(content), normalise_visibility(visible)
     try:
         return _compile(html_template).render(
             title=text_value(title),
-            content=normalise_content(content),
-            visible=normalise_visibility(visible),
+            content=content,
+            visible=visible,
+            order=content["sectionOrder"],
+            shown=shown_sections(content, visible),
             photo=photo,
         )
     except TemplateError as exc:  # syntax, undefined, and sandbox SecurityError

@@ -4,17 +4,23 @@ Limits on content (the contract leaves them to us; see docs/api-decisions.md):
 short strings 200 characters, summaries and descriptions 5,000, 50 items a
 section, 100 skills or technologies, dates ``YYYY-MM`` (an empty ``endDate``
 means "present").
+
+The sections issue 15 added (and the fields it added to the old ones) are
+optional with no default: what a client leaves out stays out of the stored
+content, so a resume saved before them reads back exactly as it was stored.
+Rendering fills every key (``rendering.normalise_content``).
 """
 from __future__ import annotations
 
 import re
 
-from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+from marshmallow import ValidationError, fields, missing, post_load, validate, validates_schema
 
+from app.auth.passwords import MAX_BYTES
 from app.common.schemas import (InputSchema, OutputSchema, StrictBoolean, StrictInteger, StrictString, Timestamp,
                                 format_timestamp)
 from app.resumes import documents
-from app.resumes.models import SECTIONS, STATUSES
+from app.resumes.models import BODY_SECTIONS, SECTIONS, STATUSES
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
@@ -48,9 +54,29 @@ def _string_list(max_items: int, max_length: int = 100):
                        validate=validate.Length(max=max_items), load_default=list)
 
 
-class _Period(InputSchema):
-    startDate = Month(load_default="")
-    endDate = Month(load_default="")
+# Issue 15's fields: optional and without a default (absent stays absent).
+def _optional_text(max_length: int):
+    return StrictString(validate=validate.Length(max=max_length))
+
+
+def _optional_url():
+    return Url(validate=validate.Length(max=2048))
+
+
+def _optional_strings(max_items: int, max_length: int):
+    return fields.List(StrictString(validate=validate.Length(min=1, max=max_length)),
+                       validate=validate.Length(max=max_items))
+
+
+def _entry_list(schema, max_items: int = 50):
+    return fields.List(fields.Nested(schema), validate=validate.Length(max=max_items))
+
+
+class _Range(InputSchema):
+    """Optional start and end months; the end, when both are given, is not before the start."""
+
+    startDate = Month()
+    endDate = Month()
 
     @validates_schema
     def end_after_start(self, data, **kwargs):
@@ -59,23 +85,117 @@ class _Period(InputSchema):
             raise ValidationError("Must not be before startDate.", field_name="endDate")
 
 
+class _Period(_Range):
+    startDate = Month(load_default="")
+    endDate = Month(load_default="")
+
+
+class ProfileSchema(InputSchema):
+    network = _optional_text(200)
+    username = _optional_text(200)
+    url = _optional_url()
+
+
 class PersonalInfoSchema(InputSchema):
     name = _text(200)
     email = _text(254)
     phone = _text(50)
     address = _text(300)
     summary = _text(5000)
+    label = _optional_text(200)
+    url = _optional_url()
+    profiles = _entry_list(ProfileSchema, 20)
 
 
 class WorkExperienceSchema(_Period):
     company = _text(200)
     position = _text(200)
     description = _text(5000)
+    location = _optional_text(200)
+    url = _optional_url()
+    highlights = _optional_strings(50, 500)
 
 
 class EducationSchema(_Period):
     school = _text(200)
     degree = _text(200)
+    area = _optional_text(200)
+    studyType = _optional_text(200)
+    score = _optional_text(200)
+    courses = _optional_strings(50, 200)
+
+
+class SkillGroupSchema(InputSchema):
+    name = _optional_text(200)
+    level = _optional_text(200)
+    keywords = _optional_strings(50, 100)
+
+
+class LanguageSchema(InputSchema):
+    language = _optional_text(200)
+    fluency = _optional_text(200)
+
+
+class CertificateSchema(InputSchema):
+    name = _optional_text(200)
+    issuer = _optional_text(200)
+    date = Month()
+    url = _optional_url()
+
+
+class AwardSchema(InputSchema):
+    title = _optional_text(200)
+    awarder = _optional_text(200)
+    date = Month()
+    summary = _optional_text(5000)
+
+
+class VolunteerSchema(_Range):
+    organization = _optional_text(200)
+    position = _optional_text(200)
+    url = _optional_url()
+    summary = _optional_text(5000)
+    highlights = _optional_strings(50, 500)
+
+
+class PublicationSchema(InputSchema):
+    name = _optional_text(200)
+    publisher = _optional_text(200)
+    releaseDate = Month()
+    url = _optional_url()
+    summary = _optional_text(5000)
+
+
+class InterestSchema(InputSchema):
+    name = _optional_text(200)
+    keywords = _optional_strings(50, 100)
+
+
+class ReferenceSchema(InputSchema):
+    name = _optional_text(200)
+    reference = _optional_text(5000)
+
+
+class CustomItemSchema(InputSchema):
+    title = _optional_text(200)
+    subtitle = _optional_text(200)
+    date = Month()
+    url = _optional_url()
+    description = _optional_text(5000)
+
+
+class CustomSectionSchema(InputSchema):
+    """A section the user names; ``id`` is assigned by the server when it is left out."""
+
+    id = StrictString(validate=validate.Length(min=1, max=64))
+    title = _optional_text(200)
+    items = _entry_list(CustomItemSchema)
+
+
+def _no_repeats(keys: list) -> None:
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValidationError(f"Name each section once (repeated: {', '.join(repeated)}).")
 
 
 class ProjectSchema(_Period):
@@ -114,20 +234,49 @@ class ContentSchema(InputSchema):
     education = fields.List(fields.Nested(EducationSchema), validate=validate.Length(max=50), load_default=list)
     skills = _string_list(100)
     projects = fields.List(fields.Nested(ProjectSchema), validate=validate.Length(max=50), load_default=list)
+    skillGroups = _entry_list(SkillGroupSchema)
+    languages = _entry_list(LanguageSchema)
+    certificates = _entry_list(CertificateSchema)
+    awards = _entry_list(AwardSchema)
+    volunteer = _entry_list(VolunteerSchema)
+    publications = _entry_list(PublicationSchema)
+    interests = _entry_list(InterestSchema)
+    references = _entry_list(ReferenceSchema)
+    customSections = _entry_list(CustomSectionSchema, 20)
+    sectionOrder = fields.List(
+        StrictString(validate=validate.OneOf(BODY_SECTIONS)),
+        validate=[validate.Length(max=len(BODY_SECTIONS)), _no_repeats],
+        metadata={"description": "Body sections in the order to show them; missing ones follow in the default "
+                                 "order: " + ", ".join(BODY_SECTIONS) + "."})
 
     @post_load
     def fill_personal_info(self, data, **kwargs):
-        if not isinstance(data["personalInfo"], dict) or set(data["personalInfo"]) != set(PersonalInfoSchema().fields):
+        # Only the five original fields have defaults; the nested load fills them when personalInfo is given.
+        if not isinstance(data["personalInfo"], dict) or not _PERSONAL_DEFAULTS <= set(data["personalInfo"]):
             data["personalInfo"] = PersonalInfoSchema().load(data["personalInfo"] or {})
         return data
 
 
+_PERSONAL_DEFAULTS = {name for name, field in PersonalInfoSchema().fields.items()
+                      if field.load_default is not missing}
+
+
 class VisibilitySchema(InputSchema):
+    """A boolean per section (``models.SECTIONS``); a section left out keeps its value (shown by default)."""
+
     personalInfo = StrictBoolean()
     workExperience = StrictBoolean()
     education = StrictBoolean()
     skills = StrictBoolean()
     projects = StrictBoolean()
+    languages = StrictBoolean()
+    certificates = StrictBoolean()
+    awards = StrictBoolean()
+    volunteer = StrictBoolean()
+    publications = StrictBoolean()
+    interests = StrictBoolean()
+    references = StrictBoolean()
+    customSections = StrictBoolean()
 
 
 class Title(StrictString):
@@ -149,11 +298,16 @@ class ResumeUpdateSchema(ResumeCreateSchema):
     status = StrictString(validate=validate.OneOf(STATUSES))
 
 
-class ListQuerySchema(InputSchema):
-    """Query string of GET /api/resumes (values arrive as strings)."""
+class PageQuerySchema(InputSchema):
+    """Query string of a paginated list: the trash, a resume's versions (values arrive as strings)."""
 
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=1_000_000))
     limit = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100))
+
+
+class ListQuerySchema(PageQuerySchema):
+    """Query string of GET /api/resumes."""
+
     status = fields.String(validate=validate.OneOf(STATUSES))
 
 
@@ -171,6 +325,13 @@ class TemplateDetailSchema(TemplateRefSchema):
 
 class TemplateListItemSchema(TemplateRefSchema):
     tier = fields.String(required=True, validate=validate.OneOf(["basic", "premium"]))
+    thumbnailUrl = fields.Method("get_thumbnail_url", required=True,
+                                 metadata={"description": "GET /api/templates/{id}/thumbnail: a PNG for pickers"})
+
+    def get_thumbnail_url(self, template):
+        from flask import current_app
+
+        return f"{current_app.config['BASE_URL']}/api/templates/{template.id}/thumbnail"
 
 
 class ExportOptionsSchema(InputSchema):
@@ -202,10 +363,16 @@ class ShareInfoSchema(OutputSchema):
     lastViewedAt = Timestamp(required=True, allow_none=True, attribute="last_viewed_at")
 
 
+def _within_bcrypt_bytes(password: str) -> None:
+    if len(password.encode("utf-8")) > MAX_BYTES:
+        raise ValidationError(f"Use at most {MAX_BYTES} bytes (UTF-8).")
+
+
 class ShareInputSchema(InputSchema):
     isEnabled = StrictBoolean()
-    password = StrictString(allow_none=True, validate=validate.Length(min=1, max=72),
-                            metadata={"format": "password", "writeOnly": True})
+    password = StrictString(allow_none=True, validate=[validate.Length(min=1), _within_bcrypt_bytes],
+                            metadata={"format": "password", "writeOnly": True,
+                                      "description": f"1 to {MAX_BYTES} bytes of UTF-8."})
     expiresAt = Timestamp(allow_none=True)
     allowDownload = StrictBoolean()
     allowComments = StrictBoolean()
@@ -244,8 +411,9 @@ class SharedResumeSchema(OutputSchema):
     viewCount = fields.Integer(required=True, attribute="view_count")
 
     def get_content(self, share):
-        visible = share.resume.sections_visibility
-        return {k: v for k, v in share.resume.content_json.items() if visible.get(k, True)}
+        visible = share.resume.sections_visibility  # skillGroups belong to the skills section
+        return {k: v for k, v in share.resume.content_json.items()
+                if visible.get("skills" if k == "skillGroups" else k, True)}
 
 
 class CommentInputSchema(InputSchema):

@@ -1,18 +1,19 @@
 """Resume use cases. Each public function commits at most once and raises ApiError."""
 from __future__ import annotations
 
+import copy
 import json
 import secrets
 
 from sqlalchemy import Row, bindparam, func, select, update
 
 from app.account.models import User
-from app.account.plans import UNLIMITED, plan_for
+from app.billing.plans import UNLIMITED, plan_for
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.schemas import format_timestamp
 from app.errors import ApiError
 from app.extensions import db
-from app.resumes import scoring
+from app.resumes import history, scoring
 from app.resumes.models import SECTIONS, Resume, Share, Template
 from app.webhooks.service import record_event
 
@@ -53,9 +54,9 @@ def _usable_template(user: User, template_id: str) -> Template:
 
 
 def _checked_content(content: dict) -> dict:
-    """Give project entries ids; raises CONTENT_TOO_LARGE over 256 KiB serialized."""
-    for project in content["projects"]:
-        project.setdefault("id", secrets.token_hex(8))
+    """Give project entries and custom sections ids; raises CONTENT_TOO_LARGE over 256 KiB serialized."""
+    for entry in [*content["projects"], *content.get("customSections", ())]:
+        entry.setdefault("id", secrets.token_hex(8))
     if len(json.dumps(content, ensure_ascii=False).encode("utf-8")) > MAX_CONTENT_BYTES:
         raise ApiError("CONTENT_TOO_LARGE", "contentJson is larger than 256 KiB.", {"field": "contentJson"})
     return content
@@ -112,11 +113,15 @@ def create_resume(user: User, data: dict) -> Resume:
                     target_job_description=data.get("targetJobDescription"))
     _score(resume)
     db.session.add(resume)
-    record_event("resume.created", user.id, {"resume": {
-        "id": resume.id, "title": resume.title, "status": resume.status, "user_id": user.id,
-        "template_id": template.id, "created_at": format_timestamp(now)}})
+    _record_created(resume)
     db.session.commit()
     return resume
+
+
+def _record_created(resume: Resume) -> None:
+    record_event("resume.created", resume.user_id, {"resume": {
+        "id": resume.id, "title": resume.title, "status": resume.status, "user_id": resume.user_id,
+        "template_id": resume.template.id, "created_at": format_timestamp(resume.created_at)}})
 
 
 def update_resume(user: User, resume_id: str, data: dict) -> Resume:
@@ -125,6 +130,7 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
     Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
     """
     resume = get_owned_resume(user, resume_id)
+    before = history.State.of(resume)
     if "templateId" in data and data["templateId"] != resume.template_id:
         resume.template = _usable_template(user, data["templateId"])
     for field, attribute in (("title", "title"), ("status", "status"),
@@ -139,6 +145,7 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
         _score(resume)
     if data:
         resume.updated_at = utcnow()  # any change, even one SQLAlchemy sees as none, moves it up the list
+        history.keep_edit(resume, before)
         _record_update(resume, [field for field in UPDATE_FIELDS if field in data])
     db.session.commit()
     return resume
@@ -163,6 +170,32 @@ def delete_resume(user: User, resume_id: str) -> None:
     record_event("resume.deleted", user.id, {"resume": {"id": resume.id, "user_id": user.id,
                                                         "deleted_at": format_timestamp(resume.deleted_at)}})
     db.session.commit()
+
+
+COPY_SUFFIX = " (copy)"
+
+
+def duplicate_resume(user: User, resume_id: str) -> Resume:
+    """A DRAFT copy: "<title> (copy)" (the title shortened to keep the suffix within 200 characters),
+    the same template, content, visibility and target job; no share, no versions. Commits.
+
+    Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, INVALID_TEMPLATE (a premium template the plan no longer
+    offers: creating with it would be refused too), SUBSCRIPTION_LIMIT_EXCEEDED.
+    """
+    source = get_owned_resume(user, resume_id)
+    template = _usable_template(user, source.template_id)
+    _count_one_more_resume(user)
+    now = utcnow()
+    duplicate = Resume(id=new_id(), user_id=user.id, status="DRAFT", template=template, created_at=now,
+                       updated_at=now, title=source.title[:200 - len(COPY_SUFFIX)].rstrip() + COPY_SUFFIX,
+                       content_json=copy.deepcopy(source.content_json),
+                       sections_visibility=dict(source.sections_visibility),
+                       target_job_description=source.target_job_description)
+    _score(duplicate)
+    db.session.add(duplicate)
+    _record_created(duplicate)
+    db.session.commit()
+    return duplicate
 
 
 def recount_live_resumes() -> None:
@@ -234,8 +267,10 @@ def _find_project(projects: list[dict], project_id: str) -> dict:
 
 def _replace_projects(resume: Resume, projects: list[dict]) -> None:
     # A new dict: SQLAlchemy only notices a JSON column change by assignment.
+    before = history.State.of(resume)
     resume.content_json = _checked_content({**resume.content_json, "projects": projects})
     _score(resume)
     resume.updated_at = utcnow()
+    history.keep_edit(resume, before)
     _record_update(resume, ["contentJson"])
     db.session.commit()

@@ -10,8 +10,8 @@ from flask import current_app
 from sqlalchemy import func, update
 
 from app.account.models import User
-from app.account.plans import plan_for, within
-from app.auth.passwords import check_password, hash_password
+from app.billing.plans import plan_for, within
+from app.auth.passwords import MAX_BYTES, check_password, hash_password
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.schemas import format_timestamp
 from app.errors import ApiError
@@ -90,7 +90,10 @@ def check_share_password(share: Share, password: str | None) -> None:
         return
     if not password:
         raise ApiError("SHARE_PASSWORD_REQUIRED", "This resume is protected by a password.")
-    if not check_password(password, share.password_hash):
+    # bcrypt reads only 72 bytes: a longer attempt that starts with the password is still wrong
+    # (a share password is at most 72 bytes).
+    too_long = len(password.encode("utf-8", "surrogatepass")) > MAX_BYTES
+    if too_long or not check_password(password, share.password_hash):
         raise ApiError("INVALID_SHARE_PASSWORD", "The password is incorrect.")
 
 

@@ -3,28 +3,68 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, request
+from flask import Blueprint, Response, g, request
 from flask_login import current_user, login_required
+from werkzeug.routing import BaseConverter
 
+from app.ai import analysis, generation, letters
+from app.common.connections import writes_nothing
 from app.common.http import json_body, ok
+from app.common.idempotency import idempotent
+from app.common.negotiation import accepts_upload, is_form_post
 from app.common.openapi import api_doc
-from app.common.ratelimit import counting_failures, share_password_limit
-from app.resumes import exports, schemas, service, shares
+from app.common.ratelimit import configured, counting_failures, share_password_limit
+from app.errors import ApiError, InvalidField
+from app.extensions import limiter
+from app.resumes import exports, history, previews, schemas, service, share_status, shares, thumbnails, trash
+from app.resumes.importing import schemas as import_schemas, service as imports
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
+
+
+class ResumeIdConverter(BaseConverter):
+    """``/api/resumes/<resume:resume_id>``: any segment but the collection's own addresses
+    (``trash``, ``import``), so that e.g. ``PUT /api/resumes/trash`` is 405 with ``Allow: GET``
+    rather than a look-up of a resume called "trash"."""
+
+    regex = r"(?!(?:trash|import)\Z)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("resume", ResumeIdConverter))
 
 # The list is the hot path: its query schema is built once (marshmallow schemas keep no per-call state).
 LIST_QUERY = schemas.ListQuerySchema()
 
 
+def page_meta(total: int, query: dict) -> dict:
+    """The ``meta`` of a paginated list."""
+    return {"total": total, "page": query["page"], "limit": query["limit"],
+            "totalPages": math.ceil(total / query["limit"])}
+
+
 @bp.get("/templates")
+@writes_nothing
 @api_doc("List the resume templates", tags=["templates"],
          responses={200: ("Templates", schemas.TemplateListItemSchema(many=True))})
 def list_templates():
     return ok(schemas.TemplateListItemSchema(many=True).dump(service.list_templates()))
 
 
+@bp.get("/templates/<template_id>/thumbnail")
+@writes_nothing
+@api_doc(f"A template's thumbnail: page 1 of its PDF with a sample resume, a PNG {thumbnails.WIDTH} px wide "
+         "(public; ETag and If-None-Match)", tags=["templates"], envelope=False,
+         responses={200: ("The thumbnail (image/png)", None), 304: ("Not modified (the ETag matched)", None)})
+def template_thumbnail(template_id: str):
+    thumbnail = thumbnails.template_thumbnail(template_id)
+    response = Response(thumbnail.png, mimetype="image/png")
+    response.set_etag(thumbnail.etag)
+    response.headers["Cache-Control"] = thumbnails.CACHE_CONTROL
+    return response.make_conditional(request)
+
+
 @bp.get("/resumes")
+@writes_nothing
 @login_required
 @api_doc("List your resumes, newest first", tags=["resumes"], auth=True, query=schemas.ListQuerySchema,
          responses={200: ("A page of resumes with meta", schemas.ResumeListItemSchema(many=True))}, list_meta=True)
@@ -32,28 +72,53 @@ def list_resumes():
     query = LIST_QUERY.load(request.args.to_dict())
     rows, total = service.list_resumes(current_user, page=query["page"], limit=query["limit"],
                                        status=query.get("status"))
-    meta = {"total": total, "page": query["page"], "limit": query["limit"],
-            "totalPages": math.ceil(total / query["limit"])}
-    return ok([schemas.list_item(row) for row in rows], meta=meta)
+    return ok([schemas.list_item(row) for row in rows], meta=page_meta(total, query))
 
 
 @bp.post("/resumes")
 @login_required
 @api_doc("Create a resume (DRAFT)", tags=["resumes"], auth=True, body=schemas.ResumeCreateSchema,
          responses={201: ("Created", schemas.CreatedResumeSchema)})
+@idempotent
 def create_resume():
     resume = service.create_resume(current_user, json_body(schemas.ResumeCreateSchema()))
     return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message="Resume created.")
 
 
-@bp.get("/resumes/<resume_id>")
+@bp.post("/resumes/import")
+@accepts_upload(max_bytes=imports.MAX_UPLOAD_BYTES)
+@login_required
+@api_doc("Import a resume: a JSON Resume document, or a PDF, DOCX or JSON Resume file (multipart, field file)",
+         tags=["resumes"], auth=True, body=import_schemas.ImportBodySchema, upload_body=import_schemas.UPLOAD_BODY,
+         responses={201: ("The new resume (DRAFT) and where what was not kept came from",
+                          import_schemas.ImportResultSchema)})
+def import_resume():
+    if request.mimetype == "multipart/form-data":
+        form = import_schemas.ImportFormSchema().load(request.form.to_dict())
+        upload = request.files.get("file")
+        if upload is None:
+            raise InvalidField("file", "Attach the file to import (a PDF, a DOCX or a JSON Resume file).")
+        resume, dropped = imports.import_file(current_user, upload.filename or "", upload.read(),
+                                              title=form.get("title"), template_id=form.get("templateId"))
+    elif is_form_post():
+        raise ApiError("UNSUPPORTED_MEDIA_TYPE", "Send a JSON body, or the file as multipart/form-data.")
+    else:
+        body = json_body(import_schemas.ImportBodySchema())
+        resume, dropped = imports.import_document(current_user, body["jsonResume"], title=body.get("title"),
+                                                  template_id=body.get("templateId"))
+    return ok(import_schemas.ImportResultSchema().dump({"resume": resume, "dropped": dropped}), status=201,
+              message="Resume imported.")
+
+
+@bp.get("/resumes/<resume:resume_id>")
+@writes_nothing
 @login_required
 @api_doc("Read a resume", tags=["resumes"], auth=True, responses={200: ("Resume", schemas.ResumeDetailSchema)})
 def get_resume(resume_id: str):
     return ok(schemas.ResumeDetailSchema().dump(service.get_owned_resume(current_user, resume_id)))
 
 
-@bp.put("/resumes/<resume_id>")
+@bp.put("/resumes/<resume:resume_id>")
 @login_required
 @api_doc("Update a resume (fields left out stay as they are)", tags=["resumes"], auth=True,
          body=schemas.ResumeUpdateSchema, responses={200: ("Updated resume", schemas.ResumeDetailSchema)})
@@ -63,7 +128,7 @@ def update_resume(resume_id: str):
     return ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated.")
 
 
-@bp.delete("/resumes/<resume_id>")
+@bp.delete("/resumes/<resume:resume_id>")
 @login_required
 @api_doc("Delete a resume (soft)", tags=["resumes"], auth=True, responses={200: ("Deleted", None)})
 def delete_resume(resume_id: str):
@@ -71,7 +136,70 @@ def delete_resume(resume_id: str):
     return ok(message="Resume deleted.")
 
 
+@bp.post("/resumes/<resume_id>/duplicate")
+@login_required
+@api_doc("Duplicate a resume: a DRAFT copy titled \"<title> (copy)\"", tags=["resumes"], auth=True,
+         responses={201: ("Created", schemas.CreatedResumeSchema)})
+def duplicate_resume(resume_id: str):
+    resume = service.duplicate_resume(current_user, resume_id)
+    return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message="Resume duplicated.")
+
+
+# Trash (deleted resumes, restorable for 30 days) ----------------------------------
+@bp.get("/resumes/trash")
+@writes_nothing
+@login_required
+@api_doc("List your deleted resumes that can still be restored, last deleted first", tags=["trash"], auth=True,
+         query=schemas.PageQuerySchema, list_meta=True,
+         responses={200: ("A page of deleted resumes with meta", trash.TrashItemSchema(many=True))})
+def list_trash():
+    query = schemas.PageQuerySchema().load(request.args.to_dict())
+    resumes, total = trash.list_trash(current_user, page=query["page"], limit=query["limit"])
+    return ok(trash.TrashItemSchema(many=True).dump(resumes), meta=page_meta(total, query))
+
+
+@bp.post("/resumes/<resume_id>/restore")
+@login_required
+@api_doc("Restore a deleted resume (share link included)", tags=["trash"], auth=True,
+         responses={200: ("The restored resume", schemas.ResumeDetailSchema)})
+def restore_resume(resume_id: str):
+    resume = trash.restore(current_user, resume_id)
+    return ok(schemas.ResumeDetailSchema().dump(resume), message="Resume restored.")
+
+
+# Versions ---------------------------------------------------------------------------
+@bp.get("/resumes/<resume_id>/versions")
+@writes_nothing
+@login_required
+@api_doc("List a resume's earlier versions, newest first", tags=["versions"], auth=True,
+         query=schemas.PageQuerySchema, list_meta=True,
+         responses={200: ("A page of versions with meta", history.VersionListItemSchema(many=True))})
+def list_versions(resume_id: str):
+    query = schemas.PageQuerySchema().load(request.args.to_dict())
+    rows, total = history.list_versions(current_user, resume_id, page=query["page"], limit=query["limit"])
+    return ok(history.VersionListItemSchema(many=True).dump(rows), meta=page_meta(total, query))
+
+
+@bp.get("/resumes/<resume_id>/versions/<version_id>")
+@writes_nothing
+@login_required
+@api_doc("Read one version of a resume", tags=["versions"], auth=True,
+         responses={200: ("The version", history.VersionSchema)})
+def get_version(resume_id: str, version_id: str):
+    return ok(history.VersionSchema().dump(history.get_version(current_user, resume_id, version_id)))
+
+
+@bp.post("/resumes/<resume_id>/versions/<version_id>/restore")
+@login_required
+@api_doc("Restore a version (the state it replaces is kept as a version)", tags=["versions"], auth=True,
+         responses={200: ("The restored resume", schemas.ResumeDetailSchema)})
+def restore_version(resume_id: str, version_id: str):
+    resume = history.restore(current_user, resume_id, version_id)
+    return ok(schemas.ResumeDetailSchema().dump(resume), message="Version restored.")
+
+
 @bp.get("/resumes/<resume_id>/projects")
+@writes_nothing
 @login_required
 @api_doc("List a resume's project entries", tags=["projects"], auth=True,
          responses={200: ("Project entries", schemas.ProjectOutputSchema(many=True))})
@@ -111,17 +239,94 @@ def delete_project(resume_id: str, project_id: str):
 @login_required
 @api_doc("Export the resume as PDF, DOCX, HTML or TXT (waits for the render, up to 30 s)", tags=["export"],
          auth=True, body=schemas.ExportInputSchema, responses={201: ("The stored file", schemas.ExportResultSchema)})
+@idempotent
 def export_resume(resume_id: str):
     export = exports.export_resume(current_user, resume_id, json_body(schemas.ExportInputSchema()))
     return ok(schemas.ExportResultSchema().dump(export), status=201, message="Export ready.")
 
 
+# Analysis against a job --------------------------------------------------------
+@bp.post("/resumes/<resume_id>/analysis")
+@login_required
+# Analyses per user, on top of the per-user request limit.
+@limiter.limit(configured("AI_ANALYSIS"), scope="ai-analysis", override_defaults=False)
+@api_doc("Analyse the resume against a job description (default: its targetJobDescription): scores, the job's "
+         "matched and missing keywords, suggestions (PREMIUM and ENTERPRISE; offline, nothing is stored)",
+         tags=["ai"], auth=True, body=analysis.AnalysisInputSchema,
+         responses={200: ("The analysis", analysis.AnalysisSchema)})
+def analyse_resume(resume_id: str):
+    data = json_body(analysis.AnalysisInputSchema()) if request.content_length else {}
+    return ok(analysis.AnalysisSchema().dump(analysis.analyse_resume(current_user, resume_id, data)))
+
+
+# AI writing -----------------------------------------------------------------
+@bp.post("/resumes/<resume_id>/generate")
+@login_required
+# Generations per user, on top of the per-user request limit.
+@limiter.limit(configured("AI_GENERATE"), scope="ai-generate", override_defaults=False)
+@api_doc("Write a summary, bullets for one work entry, or a cover letter with the configured AI model "
+         "(PREMIUM and ENTERPRISE; the resume is not changed; counts as an API request)", tags=["ai"], auth=True,
+         body=generation.GenerateInputSchema, responses={200: ("The generated text", generation.GeneratedSchema)})
+def generate_content(resume_id: str):
+    data = json_body(generation.GenerateInputSchema())
+    result = generation.generate(current_user, resume_id, data,
+                                 already_counted=g.get("authenticated_by") == "bearer")
+    return ok(generation.GeneratedSchema().dump(result), message="Generated: review it before applying it.")
+
+
+@bp.post("/resumes/<resume_id>/cover-letter/export")
+@login_required
+@api_doc("Export a cover letter (the text given, with the resume's name and contact details and today's date) "
+         "as PDF, DOCX or TXT, stored like an export", tags=["ai"], auth=True,
+         body=letters.CoverLetterExportSchema, responses={201: ("The stored file", schemas.ExportResultSchema)})
+def export_cover_letter(resume_id: str):
+    export = letters.export_cover_letter(current_user, resume_id, json_body(letters.CoverLetterExportSchema()))
+    return ok(schemas.ExportResultSchema().dump(export), status=201, message="Cover letter ready.")
+
+
+# Preview --------------------------------------------------------------------
+@bp.get("/resumes/<resume_id>/preview")
+@writes_nothing
+@login_required
+@api_doc("Preview the resume: the pages of the PDF the export produces with these options, as image addresses",
+         tags=["export"], auth=True, query=previews.PreviewQuerySchema,
+         responses={200: ("The pages", previews.PreviewSchema)})
+def preview_resume(resume_id: str):
+    options = previews.PreviewQuerySchema().load(request.args.to_dict())
+    return ok(previews.PreviewSchema().dump(previews.preview(current_user, resume_id, options)))
+
+
+@bp.get("/resumes/<resume_id>/preview/<int:page>.png")
+@writes_nothing
+@login_required
+@api_doc(f"One page of the preview, a PNG {previews.WIDTH} px wide (cached for good when v is the current version)",
+         tags=["export"], auth=True, envelope=False, query=previews.PreviewImageQuerySchema,
+         responses={200: ("The page (image/png)", None)})
+def preview_page(resume_id: str, page: int):
+    query = previews.PreviewImageQuerySchema().load(request.args.to_dict())
+    version = query.pop("v")
+    png, current = previews.page_image(current_user, resume_id, page, query, version)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = previews.IMAGE_CACHE_CONTROL if current else "private, no-store"
+    return response
+
+
 # Sharing --------------------------------------------------------------------
+@bp.get("/resumes/<resume_id>/share")
+@writes_nothing
+@login_required
+@api_doc("Read the share link's settings, views and last view", tags=["sharing"], auth=True,
+         responses={200: ("The share", share_status.ShareStatusSchema)})
+def get_share(resume_id: str):
+    return ok(share_status.ShareStatusSchema().dump(share_status.share_status(current_user, resume_id)))
+
+
 @bp.post("/resumes/<resume_id>/share")
 @login_required
 @api_doc("Create the share link, or change the existing one", tags=["sharing"], auth=True,
          body=schemas.ShareInputSchema, responses={201: ("Created", schemas.ShareSettingsSchema),
                                                    200: ("Existing share changed", schemas.ShareSettingsSchema)})
+@idempotent
 def create_share(resume_id: str):
     share, created = shares.configure_share(current_user, resume_id, json_body(schemas.ShareInputSchema()),
                                             create=True)

@@ -43,8 +43,10 @@ class Webhook(TimestampMixin, db.Model):
 class Delivery(db.Model):
     """The delivery of one event to one webhook: its log entry, updated after each attempt.
 
-    ``lease_until`` is set while an attempt runs, so that a second job for the same delivery
-    (the sweeper's, after a lost one) does not post it at the same time.
+    ``next_retry_at`` is when its next attempt is due (the first one: at once; the log shows it only
+    once an attempt failed) and null once delivered or out of attempts: its index gives the sweep
+    the deliveries still to make. ``lease_until`` is set while an attempt runs, so that a second
+    job for the same delivery (the sweep's, after a lost one) does not post it at the same time.
     """
 
     __tablename__ = "webhook_deliveries"
@@ -62,7 +64,7 @@ class Delivery(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False, index=True)
     delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    next_retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    next_retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True, default=utcnow)
     error: Mapped[str | None] = mapped_column(Text)
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

@@ -27,6 +27,15 @@ class WebhookSchema(OutputSchema):
     createdAt = Timestamp(required=True, attribute="created_at")
 
 
+class EventTypeSchema(OutputSchema):
+    """An entry of the event catalogue (app/webhooks/catalogue.py)."""
+
+    type = fields.String(required=True)
+    description = fields.String(required=True)
+    schema = fields.Dict(required=True, metadata={"description": "the JSON Schema (draft 2020-12) of the "
+                                                                 "event's data"})
+
+
 class LogQuerySchema(InputSchema):
     """Query string of the delivery log (values arrive as strings)."""
 
@@ -56,4 +65,6 @@ class DeliverySchema(OutputSchema):
         if delivery.delivered_at is not None or delivery.attempts == 0:
             data.pop("last_attempt_at", None)
             data.pop("error", None)
+        if delivery.attempts == 0:
+            data["next_retry_at"] = None  # the first attempt is due, not a retry
         return data

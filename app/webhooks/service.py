@@ -5,51 +5,51 @@ Every event is a row written in the transaction of the change it reports
 time however many events wait: the job is coalesced) claims the waiting
 events in batches, creates one delivery (a log row) per active webhook of the
 user that subscribes to the type, and posts them: the same bytes it signed,
-the same event id on every attempt. A failed first attempt goes to a
+the same event id on every attempt, each result recorded as its post
+completes (``delivery.post_leased``). A failed first attempt goes to a
 ``deliver`` job, retried after 1, 2 and 4 seconds by RQ's scheduler. A
-periodic ``sweep`` re-enqueues what a Redis outage or a killed process lost:
-events never relayed, deliveries never attempted, retries never run. Delivery
-is therefore at least once.
+periodic ``sweep`` finds what a Redis outage or a killed process lost: it
+enqueues a relay for events never relayed, and itself posts, in parallel, the
+deliveries never attempted or whose retry did not run. Delivery is therefore
+at least once.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
+import base64
 import logging
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import or_, select, update
+from sqlalchemy.orm import selectinload
 
 from app.common.models import new_id, plausible_id, utcnow
-from app.common.schemas import format_timestamp
-from app.config import API_VERSION
 from app.errors import ApiError
 from app.extensions import db
 from app.integrations import outbound
-from app.queue import WEBHOOKS, enqueue_after_commit, jobs
+from app.queue import WEBHOOKS, QueueUnavailable, enqueue_after_commit, jobs
+from app.webhooks.delivery import (DELIVER_JOB, MAX_ATTEMPTS, RETRY_INTERVALS, SECRET_PREFIX, attempt, lease_end,
+                                   post_leased, submit_deadline)
 from app.webhooks.models import Delivery, Event, Webhook
 
 log = logging.getLogger(__name__)
 
 EVENT_TYPES = ("resume.created", "resume.updated", "resume.deleted", "resume.shared", "resume.exported",
-               "user.registered", "user.profile_updated", "user.subscription_changed")
-# What a webhook may subscribe to: the contract's types (the ai.* ones are not emitted yet).
-SUBSCRIBABLE = EVENT_TYPES + ("ai.analysis_completed", "ai.content_generated")
+               "user.registered", "user.profile_updated", "user.subscription_changed", "ai.content_generated",
+               "ai.analysis_completed")
+# What a webhook may subscribe to: the contract's types, those not emitted yet included.
+SUBSCRIBABLE = EVENT_TYPES + tuple(name for name in ("ai.analysis_completed", "ai.content_generated")
+                                   if name not in EVENT_TYPES)
 TEST_EVENT = "webhook.test"
 MAX_WEBHOOKS = 10
-SUCCESS_STATUSES = frozenset({200, 201, 202, 204})
-RETRY_INTERVALS = (1, 2, 4)  # seconds before the 2nd, 3rd and 4th attempt
-MAX_ATTEMPTS = len(RETRY_INTERVALS) + 1
-USER_AGENT = "ResumeService-Webhooks/1.0"
 RELAY, RELAY_JOB = "webhook-relay", "app.webhooks.jobs.relay"
 RELAY_BATCH = 100  # events claimed per transaction
 RELAY_BUDGET = 10.0  # seconds a relay job works before it hands over to a new one
-RELAY_THREADS = 8  # first attempts of a batch posted at once: one slow receiver does not hold up the rest
+SWEEP_BATCH = 500  # lost deliveries a sweep claims at most
+# RQ runs a retry at or after its time; a job a little early (clocks) still counts as on time.
+DUE_TOLERANCE = timedelta(seconds=1)
 
 
 # The outbox ------------------------------------------------------------------------
@@ -62,18 +62,6 @@ def record_event(event_type: str, user_id: str, data: dict) -> Event:
     db.session.add(event)
     enqueue_after_commit(WEBHOOKS, RELAY_JOB, coalesce=RELAY)
     return event
-
-
-def envelope(event: Event) -> dict:
-    """What a receiver gets: the contract's envelope around the event's data."""
-    return {"id": event.id, "type": event.type, "created": format_timestamp(event.created_at), "data": event.data,
-            "api_version": API_VERSION}
-
-
-def sign(secret: str, timestamp: int, body: bytes) -> str:
-    """``sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">``, keyed with the webhook's secret."""
-    digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
-    return f"sha256={digest}"
 
 
 # Registrations -----------------------------------------------------------------------
@@ -100,6 +88,12 @@ def get_owned_webhook(user, webhook_id: str) -> Webhook:
     return webhook
 
 
+def generate_secret() -> str:
+    """``whsec_`` and the base64 of 32 random bytes: the Standard Webhooks form, which its libraries
+    take as it is (the key is the decoded bytes; X-Service-Signature is keyed with the whole string)."""
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
 def create_webhook(user, data: dict) -> Webhook:
     """Register a webhook (a secret is generated when none is given). Commits.
     Raises VALIDATION_ERROR (refused address), WEBHOOK_LIMIT_EXCEEDED (10 per user)."""
@@ -109,7 +103,7 @@ def create_webhook(user, data: dict) -> Webhook:
         raise ApiError("WEBHOOK_LIMIT_EXCEEDED", f"At most {MAX_WEBHOOKS} webhooks per account.",
                        {"limit": MAX_WEBHOOKS})
     webhook = Webhook(user_id=user.id, url=data["url"], events=_unique(data["events"]),
-                      secret=data.get("secret") or "whsec_" + secrets.token_urlsafe(24),
+                      secret=data.get("secret") or generate_secret(),
                       active=data.get("active", True))
     db.session.add(webhook)
     db.session.commit()
@@ -155,11 +149,11 @@ def send_test(user, webhook_id: str) -> Delivery:
                   data={"webhook": {"id": webhook.id, "url": webhook.url},
                         "message": "A test delivery from the Resume Service."})
     delivery = Delivery(id=new_id(), webhook_id=webhook.id, event_id=event.id, event_type=TEST_EVENT,
-                        url=webhook.url, created_at=now)
+                        url=webhook.url, created_at=now, next_retry_at=now)
     db.session.add_all([event, delivery])
     db.session.commit()
     delivery_id = delivery.id
-    jobs().enqueue(WEBHOOKS, "app.webhooks.jobs.deliver", delivery_id, retry_intervals=RETRY_INTERVALS)
+    jobs().enqueue(WEBHOOKS, DELIVER_JOB, delivery_id, retry_intervals=RETRY_INTERVALS)
     # RQ keeps no result of an attempt that will be retried, so wait for the log row instead.
     deadline = time.monotonic() + current_app.config["WEBHOOK_TIMEOUT"] + 5
     while True:
@@ -182,29 +176,31 @@ def relay() -> int:
 
     Each event is claimed with a conditional update, so that relays running at once never dispatch
     it twice; its deliveries (one per active webhook of its user subscribed to its type) are written
-    leased in the same transaction. The posts of a batch run in a thread pool; the results are
-    recorded together; a failed one is handed to a ``deliver`` job for its retries.
+    leased in the same transaction. The posts of a batch run in a thread pool and each result is
+    recorded as its post completes; a failed one is handed to a ``deliver`` job for its retries.
     """
     jobs().started(RELAY)
     # Rows stay readable after each commit (no reload of every delivery, event and webhook).
     db.session().expire_on_commit = False
-    deadline = time.monotonic() + RELAY_BUDGET
+    started = time.monotonic()
+    deadline = started + RELAY_BUDGET
     total = 0
     while True:
-        deliveries = _claim_batch()
-        if deliveries is None:
+        claimed = _claim_batch()
+        if claimed is None:
             return total
+        deliveries, lease = claimed
         total += len(deliveries)
-        _first_attempts(deliveries)
+        post_leased(deliveries, lease, submit_until=submit_deadline(started))
         if time.monotonic() > deadline:
             jobs().enqueue(WEBHOOKS, RELAY_JOB, coalesce=RELAY)  # the rest in a new job
             return total
 
 
-def _claim_batch() -> list[Delivery] | None:
+def _claim_batch() -> tuple[list[Delivery], datetime] | None:
     """Claim up to RELAY_BATCH waiting events and create their deliveries (committed, leased): one per
-    active webhook of the event's user, subscribed to its type and registered before it. None when
-    no event waits."""
+    active webhook of the event's user, subscribed to its type and registered before it. Returns
+    them with the end of their lease, or None when no event waits."""
     now = utcnow()
     events = list(db.session.scalars(select(Event).where(Event.dispatched_at.is_(None))
                                      .order_by(Event.created_at).limit(RELAY_BATCH)))
@@ -219,6 +215,7 @@ def _claim_batch() -> list[Delivery] | None:
     claimed = set(db.session.scalars(
         update(Event).where(Event.id.in_([e.id for e in events]), Event.dispatched_at.is_(None))
         .values(dispatched_at=now).returning(Event.id).execution_options(synchronize_session=False)))
+    lease = lease_end(now)
     deliveries = []
     for event in events:
         if event.id not in claimed:
@@ -227,25 +224,10 @@ def _claim_batch() -> list[Delivery] | None:
             # A webhook hears of what happens after it is registered, not of events still waiting then.
             if event.type in webhook.events and webhook.created_at <= event.created_at:
                 deliveries.append(Delivery(id=new_id(), webhook=webhook, event=event, event_type=event.type,
-                                           url=webhook.url, created_at=now, lease_until=_lease_end(now)))
+                                           url=webhook.url, created_at=now, next_retry_at=now, lease_until=lease))
     db.session.add_all(deliveries)
     db.session.commit()
-    return deliveries
-
-
-def _first_attempts(deliveries: list[Delivery]) -> None:
-    config = current_app.config
-    requests = [_signed_request(delivery) for delivery in deliveries]
-    with ThreadPoolExecutor(RELAY_THREADS) as pool:
-        results = list(pool.map(lambda request: _post(*request, timeout=config["WEBHOOK_TIMEOUT"],
-                                                      allow_private=config["WEBHOOK_ALLOW_PRIVATE_TARGETS"]),
-                                requests))
-    failed = [d.id for d, result in zip(deliveries, results) if _record(d, *result) == "failed"]
-    db.session.commit()
-    for delivery_id in failed:
-        # The rest of the schedule: 1 s from now, then RQ's Retry for the 2 s and 4 s ones.
-        jobs().enqueue(WEBHOOKS, "app.webhooks.jobs.deliver", delivery_id,
-                       delay=timedelta(seconds=RETRY_INTERVALS[0]), retry_intervals=RETRY_INTERVALS[1:])
+    return deliveries, lease
 
 
 class DeliveryFailed(Exception):
@@ -253,100 +235,64 @@ class DeliveryFailed(Exception):
 
 
 def deliver(delivery_id: str) -> str:
-    """One attempt of a delivery (a job); the log row is updated after it. Raises DeliveryFailed when
-    it failed with attempts left, so that RQ retries the job. Returns what happened."""
+    """One attempt of a delivery (a job), if it is due and not leased; the log row is updated after it.
+    Raises DeliveryFailed when it failed with attempts left, so that RQ retries the job. Returns what
+    happened."""
     now = utcnow()
-    # The lease: only one attempt of a delivery at a time, and none once it is done.
+    # The lease: only one attempt of a delivery at a time, none once it is done, and none ahead of its
+    # schedule (a retry the sweep already made leaves this job nothing to do).
     claimed = db.session.execute(
-        update(Delivery).where(Delivery.id == delivery_id, Delivery.delivered_at.is_(None),
-                               Delivery.attempts < MAX_ATTEMPTS,
-                               or_(Delivery.lease_until.is_(None), Delivery.lease_until < now))
-        .values(lease_until=_lease_end(now))).rowcount
+        update(Delivery).where(_attempt_left(now), Delivery.id == delivery_id,
+                               or_(Delivery.next_retry_at.is_(None), Delivery.next_retry_at <= now + DUE_TOLERANCE))
+        .values(lease_until=lease_end(now))).rowcount
     db.session.commit()
     if not claimed:
         return "nothing to do"
     delivery = db.session.get(Delivery, delivery_id)
-    outcome = _attempt(delivery)
+    outcome = attempt(delivery)
     if outcome == "failed" and delivery.attempts < MAX_ATTEMPTS:
         raise DeliveryFailed(f"attempt {delivery.attempts} failed: {delivery.error}")
     return outcome
 
 
-def _lease_end(now):
-    return now + timedelta(seconds=current_app.config["WEBHOOK_TIMEOUT"] + 30)
-
-
-def _attempt(delivery: Delivery) -> str:
-    """Post a leased delivery once and record the result on its row (committed).
-    Returns "delivered" or "failed"."""
-    config = current_app.config
-    result = _post(*_signed_request(delivery), timeout=config["WEBHOOK_TIMEOUT"],
-                   allow_private=config["WEBHOOK_ALLOW_PRIVATE_TARGETS"])
-    outcome = _record(delivery, *result)
-    db.session.commit()
-    return outcome
-
-
-def _signed_request(delivery: Delivery) -> tuple[str, bytes, dict]:
-    """The delivery's URL, body and headers: the body is signed as it will be sent, byte for byte."""
-    body = json.dumps(envelope(delivery.event), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    timestamp = int(time.time())
-    return delivery.webhook.url, body, {
-        "Content-Type": "application/json", "X-Service-Timestamp": str(timestamp),
-        "X-Service-Signature": sign(delivery.webhook.secret, timestamp, body)}
-
-
-def _post(url: str, body: bytes, headers: dict, *, timeout: float,
-          allow_private: bool) -> tuple[int | None, int | None, str | None]:
-    """One post (safe in a thread: no app or database): (status, elapsed ms, error or None)."""
-    try:
-        response = outbound.request("POST", url, body=body, headers=headers, timeout=timeout,
-                                    allow_private=allow_private, max_bytes=64 * 1024, user_agent=USER_AGENT)
-    except outbound.OutboundTimeout:
-        return None, int(timeout * 1000), f"No answer within {timeout:g} s."
-    except outbound.ResponseTooLarge as exc:
-        if exc.status in SUCCESS_STATUSES:
-            return exc.status, None, None
-        return exc.status, None, "The answer was larger than 64 KiB."
-    except outbound.OutboundError as exc:
-        return None, None, str(exc) or type(exc).__name__
-    if response.status not in SUCCESS_STATUSES:
-        return response.status, response.elapsed_ms, f"HTTP {response.status}: the receiver did not accept the event."
-    return response.status, response.elapsed_ms, None
-
-
-def _record(delivery: Delivery, status: int | None, elapsed: int | None, error: str | None) -> str:
-    """Write an attempt's result on the delivery's row (the caller commits). Returns "delivered" or "failed"."""
-    now = utcnow()
-    delivery.attempts += 1
-    delivery.status_code, delivery.response_time, delivery.last_attempt_at = status, elapsed, now
-    delivery.lease_until = None
-    delivery.error = error
-    if error is None:
-        delivery.delivered_at, delivery.next_retry_at = now, None
-    elif delivery.attempts < MAX_ATTEMPTS:
-        delivery.next_retry_at = now + timedelta(seconds=RETRY_INTERVALS[delivery.attempts - 1])
-    else:
-        delivery.next_retry_at = None
-    return "delivered" if error is None else "failed"
+def _attempt_left(now):
+    """Not delivered, attempts left, and no attempt running (no lease held at ``now``)."""
+    return (Delivery.delivered_at.is_(None) & (Delivery.attempts < MAX_ATTEMPTS)
+            & or_(Delivery.lease_until.is_(None), Delivery.lease_until < now))
 
 
 def sweep(now=None) -> dict[str, int]:
-    """Re-enqueue what was lost: events not dispatched, deliveries never attempted or whose retry did
-    not run, for longer than WEBHOOK_SWEEP_GRACE seconds. Returns the counts."""
+    """Take over what was lost, late by more than WEBHOOK_SWEEP_GRACE seconds: enqueue a relay for
+    events not dispatched, and post the deliveries whose attempt is due (a first attempt, or a retry
+    that did not run) and not leased (a killed worker's lease lapses after one post's time). Those
+    are claimed with a lease, as ``deliver`` does, posted in parallel and each result recorded as it
+    completes; a failure goes on with the retry schedule. Commits. Returns the counts."""
+    started = time.monotonic()
+    db.session().expire_on_commit = False
     now = now or utcnow()
     # What the normal path is still expected to do within the grace is left alone.
     stale = now - timedelta(seconds=current_app.config["WEBHOOK_SWEEP_GRACE"])
     events = list(db.session.scalars(select(Event.id).where(Event.dispatched_at.is_(None), Event.created_at < stale)
                                      .limit(500)))
-    deliveries = list(db.session.scalars(select(Delivery.id).where(
-        Delivery.delivered_at.is_(None), Delivery.attempts < MAX_ATTEMPTS,
-        or_(Delivery.lease_until.is_(None), Delivery.lease_until < now),
-        or_((Delivery.attempts == 0) & (Delivery.created_at < stale),
-            (Delivery.next_retry_at.is_not(None)) & (Delivery.next_retry_at < stale))).limit(500)))
-    db.session.rollback()
+    # A range of the next_retry_at index: only deliveries with an attempt to come have one.
+    due = list(db.session.scalars(select(Delivery.id).where(Delivery.next_retry_at < stale, _attempt_left(now))
+                                  .order_by(Delivery.next_retry_at).limit(SWEEP_BATCH)))
+    deliveries, lease = [], lease_end(utcnow())
+    if due:
+        claimed = list(db.session.scalars(
+            # The due test again: another sweep may have posted one since the look-up (its next attempt is
+            # then in the future), and it must not be posted again ahead of its retry.
+            update(Delivery).where(Delivery.id.in_(due), Delivery.next_retry_at < stale, _attempt_left(now))
+            .values(lease_until=lease)
+            .returning(Delivery.id).execution_options(synchronize_session=False)))
+        deliveries = list(db.session.scalars(
+            select(Delivery).where(Delivery.id.in_(claimed)).order_by(Delivery.next_retry_at)
+            .options(selectinload(Delivery.event), selectinload(Delivery.webhook))))
+    db.session.commit()
+    post_leased(deliveries, lease, submit_until=submit_deadline(started))
     if events:
-        jobs().enqueue(WEBHOOKS, RELAY_JOB, coalesce=RELAY)
-    for delivery_id in deliveries:
-        jobs().enqueue(WEBHOOKS, "app.webhooks.jobs.deliver", delivery_id, retry_intervals=RETRY_INTERVALS)
+        try:
+            jobs().enqueue(WEBHOOKS, RELAY_JOB, coalesce=RELAY)
+        except QueueUnavailable as exc:  # the next sweep asks again
+            log.warning("sweep: could not enqueue a relay: %s", exc)
     return {"events": len(events), "deliveries": len(deliveries)}

@@ -3,18 +3,31 @@ from __future__ import annotations
 
 from flask import Blueprint, request
 from flask_login import current_user, login_required
+from werkzeug.routing import BaseConverter
 
 from app.common.http import json_body, ok
+from app.common.idempotency import idempotent
 from app.common.openapi import api_doc
-from app.webhooks import schemas, service
+from app.webhooks import catalogue, schemas, service
 
 bp = Blueprint("webhooks", __name__, url_prefix="/api")
+
+
+class WebhookIdConverter(BaseConverter):
+    """``/api/webhooks/<webhook:webhook_id>``: any segment but ``event-types`` (the catalogue), so that
+    ``PUT /api/webhooks/event-types`` is 405 with ``Allow: GET`` rather than a look-up of a webhook."""
+
+    regex = r"(?!event-types\Z)[^/]+"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("webhook", WebhookIdConverter))
 
 
 @bp.post("/webhooks")
 @login_required
 @api_doc("Register a webhook (at most 10; a secret is generated when none is given)", tags=["webhooks"], auth=True,
          body=schemas.WebhookInputSchema, responses={201: ("The registration", schemas.WebhookSchema)})
+@idempotent
 def create_webhook():
     webhook = service.create_webhook(current_user, json_body(schemas.WebhookInputSchema()))
     return ok(schemas.WebhookSchema().dump(webhook), status=201, message="Webhook registered.")
@@ -28,7 +41,15 @@ def list_webhooks():
     return ok(schemas.WebhookSchema(many=True).dump(service.list_webhooks(current_user)))
 
 
-@bp.put("/webhooks/<webhook_id>")
+@bp.get("/webhooks/event-types")
+@api_doc("The event catalogue: each event type, what causes it, and the JSON Schema of its data (public: it "
+         "describes the service, not an account)", tags=["webhooks"],
+         responses={200: ("Event types", schemas.EventTypeSchema(many=True))})
+def event_types():
+    return ok(schemas.EventTypeSchema(many=True).dump(catalogue.event_types()))
+
+
+@bp.put("/webhooks/<webhook:webhook_id>")
 @login_required
 @api_doc("Change a webhook (fields left out stay)", tags=["webhooks"], auth=True,
          body=schemas.WebhookInputSchema, responses={200: ("The registration", schemas.WebhookSchema)})
@@ -38,7 +59,7 @@ def update_webhook(webhook_id: str):
               message="Webhook updated.")
 
 
-@bp.delete("/webhooks/<webhook_id>")
+@bp.delete("/webhooks/<webhook:webhook_id>")
 @login_required
 @api_doc("Delete a webhook and its delivery log", tags=["webhooks"], auth=True, responses={200: ("Deleted", None)})
 def delete_webhook(webhook_id: str):

@@ -10,7 +10,8 @@ from joserfc import jwt
 from joserfc.jwk import OctKey
 from sqlalchemy import select
 
-from app.account.models import Subscription, User, new_auth_id
+from app.account.models import User, new_auth_id
+from app.billing.models import Subscription
 from tests.auth.support import bearer, password_grant, session_cookie
 
 INVALID_TOKEN = 'Bearer error="invalid_token"'

@@ -261,5 +261,5 @@ def test_another_site_cannot_sign_a_visitor_in_with_a_form(client, make_user, qu
     assert not [h for h in response.headers.getlist("Set-Cookie") if h.startswith("sid=")]
     assert query(lambda s: s.query(AuthSession).count()) == 0
     same_site = client.post("/api/auth/signin", data={"email": user["email"], "password": user["password"]},
-                            headers={"Origin": "http://localhost"})
+                            headers={"Origin": "http://localhost:5000"})  # BASE_URL
     assert same_site.status_code == 302 and same_site.headers["Location"] == "http://localhost:5000/"

@@ -193,7 +193,7 @@ def test_a_password_reset_revokes_every_refresh_token_and_access_token(client, m
 
 
 def test_the_token_endpoint_ignores_an_authorization_header_and_is_not_counted(client, make_user, query):
-    from app.account.models import Subscription
+    from app.billing.models import Subscription
 
     user = make_user()
     response = client.post("/api/auth/token", json={"grant_type": "password", "email": user["email"],

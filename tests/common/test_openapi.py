@@ -185,7 +185,7 @@ def test_signed_in_requests_are_answered_as_the_document_says(case, session_cook
 @pytest.fixture
 def access_token(app, make_user, query):
     """A bearer token of an ENTERPRISE user (no API request limit), for the same run with a token."""
-    from app.account.models import Subscription
+    from app.billing.models import Subscription
 
     user = make_user()
 

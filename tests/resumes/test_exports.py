@@ -121,6 +121,13 @@ def test_a_txt_export_is_readable_plain_text(client, export):
     assert "Zoë Łukasz 张伟" in text and "Café Nord" in text and "<" not in text
 
 
+@pytest.mark.parametrize("fmt,content_type", [("html", "text/html; charset=utf-8"),
+                                                ("txt", "text/plain; charset=utf-8")])
+def test_a_text_download_names_its_charset_once(client, export, fmt, content_type):
+    file = download(client, export(fmt).get_json()["data"]["downloadUrl"])
+    assert file.headers["Content-Type"] == content_type
+
+
 def test_hidden_sections_are_left_out_of_the_export(client, resume, export):
     client.put(f"/api/resumes/{resume}", json={"sectionsVisibility": {"education": False}})
     text = download(client, export("txt").get_json()["data"]["downloadUrl"]).data.decode()

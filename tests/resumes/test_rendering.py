@@ -23,16 +23,20 @@ FULL = {
         "name": "Ada Quill", "email": "ada.quill@example.com", "phone": "+44 20 7946 0958",
         "address": "12 Harbour Lane, Bristol",
         "summary": "Backend engineer who likes tidy ledgers.",
+        "label": "Ledger whisperer", "url": "https://adaquill.example.net",
+        "profiles": [{"network": "Codeberg", "username": "adaq", "url": "https://codeberg.example.org/adaq"}],
     },
     "workExperience": [
         {"company": "Gearbox Ltd", "position": "Staff Engineer", "startDate": "2021-03",
-         "endDate": "", "description": "Owned the billing platform end to end."},
+         "endDate": "", "description": "Owned the billing platform end to end.", "location": "Avonmouth",
+         "url": "https://gearbox.example.com", "highlights": ["Cut invoice runs to minutes"]},
         {"company": "Loomworks", "position": "Developer", "startDate": "2016-09",
          "endDate": "2021-02", "description": "Shipped the reporting engine."},
     ],
     "education": [
         {"school": "Riverside University", "degree": "MSc Distributed Computing",
-         "startDate": "2014-10", "endDate": "2015-07"},
+         "startDate": "2014-10", "endDate": "2015-07", "studyType": "Taught master", "area": "Consensus algorithms",
+         "score": "Distinction", "courses": ["Queueing theory"]},
     ],
     "skills": ["Erlang", "PostgreSQL", "Terraform"],
     "projects": [
@@ -40,22 +44,58 @@ FULL = {
          "technologies": ["Rustlang", "SQLite"], "url": "https://tallyho.example.org/kit",
          "startDate": "2019-05", "endDate": "2020-11", "highlights": ["Adopted by 40 shops"]},
     ],
+    "skillGroups": [{"name": "Databases", "level": "Seasoned", "keywords": ["Cassandra"]}],
+    "languages": [{"language": "Welsh", "fluency": "Conversational"}],
+    "certificates": [{"name": "Certified Ledger Auditor", "issuer": "Guild of Auditors", "date": "2019-02",
+                      "url": "https://guild.example.org/cla"}],
+    "awards": [{"title": "Golden Abacus", "awarder": "Bristol Tech Week", "date": "2022-06",
+                "summary": "For the tidiest ledger."}],
+    "volunteer": [{"organization": "Harbour Code Club", "position": "Mentor", "url": "https://codeclub.example.org",
+                   "startDate": "2018-04", "endDate": "", "summary": "Teaches Scratch on Saturdays.",
+                   "highlights": ["Forty pupils a term"]}],
+    "publications": [{"name": "Ledgers in Practice", "publisher": "Quay Press", "releaseDate": "2020-08",
+                      "url": "https://quay.example.org/ledgers", "summary": "A field guide to double entry."}],
+    "interests": [{"name": "Sea kayaking", "keywords": ["Severn bore"]}],
+    "references": [{"name": "Grace Tally", "reference": "Ada keeps every promise she makes."}],
+    "customSections": [{"id": "c1", "title": "Patents", "items": [
+        {"title": "Self-balancing ledger", "subtitle": "GB 1234567", "date": "2021-01",
+         "url": "https://patents.example.org/gb1234567", "description": "A ledger that balances itself."}]}],
 }
+# Every link of FULL: the only addresses a document may name.
+LINKS = {"https://tallyho.example.org/kit", "https://adaquill.example.net", "https://codeberg.example.org/adaq",
+         "https://gearbox.example.com", "https://guild.example.org/cla", "https://codeclub.example.org",
+         "https://quay.example.org/ledgers", "https://patents.example.org/gb1234567"}
 
 # The strings each section contributes to the document, for presence and absence checks.
 SECTION_STRINGS = {
     "personalInfo": ["Ada Quill", "ada.quill@example.com", "+44 20 7946 0958",
-                     "12 Harbour Lane, Bristol", "Backend engineer who likes tidy ledgers."],
+                     "12 Harbour Lane, Bristol", "Backend engineer who likes tidy ledgers.", "Ledger whisperer",
+                     "https://adaquill.example.net", "Codeberg", "https://codeberg.example.org/adaq"],
     "workExperience": ["Gearbox Ltd", "Staff Engineer", "Mar 2021", "Present",
                        "Owned the billing platform end to end.", "Loomworks", "Developer",
-                       "Sep 2016", "Feb 2021", "Shipped the reporting engine."],
-    "education": ["Riverside University", "MSc Distributed Computing", "Oct 2014", "Jul 2015"],
-    "skills": ["Erlang", "Terraform"],
+                       "Sep 2016", "Feb 2021", "Shipped the reporting engine.", "Avonmouth",
+                       "https://gearbox.example.com", "Cut invoice runs to minutes"],
+    "education": ["Riverside University", "MSc Distributed Computing", "Oct 2014", "Jul 2015", "Taught master",
+                  "Consensus algorithms", "Distinction", "Queueing theory"],
+    "skills": ["Erlang", "Terraform", "Databases", "Seasoned", "Cassandra"],
     "projects": ["Tallyho", "A double-entry bookkeeping kit.", "Rustlang", "SQLite",
                  "https://tallyho.example.org/kit", "May 2019", "Nov 2020", "Adopted by 40 shops"],
+    "languages": ["Welsh", "Conversational"],
+    "certificates": ["Certified Ledger Auditor", "Guild of Auditors", "Feb 2019", "https://guild.example.org/cla"],
+    "awards": ["Golden Abacus", "Bristol Tech Week", "Jun 2022", "For the tidiest ledger."],
+    "volunteer": ["Harbour Code Club", "Mentor", "https://codeclub.example.org", "Apr 2018", "Present",
+                  "Teaches Scratch on Saturdays.", "Forty pupils a term"],
+    "publications": ["Ledgers in Practice", "Quay Press", "Aug 2020", "https://quay.example.org/ledgers",
+                     "A field guide to double entry."],
+    "interests": ["Sea kayaking", "Severn bore"],
+    "references": ["Grace Tally", "Ada keeps every promise she makes."],
+    "customSections": ["Patents", "Self-balancing ledger", "GB 1234567", "Jan 2021",
+                       "https://patents.example.org/gb1234567", "A ledger that balances itself."],
 }
 # Headings a template may print for a section; an empty section must print none of them.
-HEADINGS = ["Experience", "Education", "Skills", "Projects", "Profile", "Summary", "Contact"]
+HEADINGS = ["Experience", "Education", "Skills", "Projects", "Profile", "Summary", "Contact", "Languages",
+            "Certificates", "Certifications", "Awards", "Volunteer", "Volunteering", "Publications", "Interests",
+            "References"]
 
 XSS = "<script>alert(1)</script>"
 
@@ -70,16 +110,16 @@ def body_of(document: str) -> str:
     return document.split("<body>", 1)[1]
 
 
-def test_manifest_ships_two_basic_and_two_premium_templates_of_four_categories():
-    assert len(TEMPLATES) == 4
-    assert sorted(t["tier"] for t in TEMPLATES) == ["basic", "basic", "premium", "premium"]
+def test_manifest_ships_four_basic_and_four_premium_templates_of_four_categories():
+    assert len(TEMPLATES) == 8
+    assert sorted(t["tier"] for t in TEMPLATES) == ["basic"] * 4 + ["premium"] * 4
     categories = {t["category"] for t in TEMPLATES}
     assert len(categories) == 4 and "MODERN" in categories
     assert categories <= {"MODERN", "CLASSIC", "CREATIVE", "PROFESSIONAL", "MINIMAL"}
     for t in TEMPLATES:
         assert re.fullmatch(r"[0-9a-f]{24}", t["id"])
         assert t["html_template"].strip() and t["css_styles"].strip()
-    assert len({t["id"] for t in TEMPLATES}) == 4
+    assert len({t["id"] for t in TEMPLATES}) == 8
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)
@@ -97,8 +137,13 @@ def test_full_resume_shows_every_field_of_every_section(template):
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)
 @pytest.mark.parametrize("content", [{}, {"personalInfo": {}, "workExperience": [],
-                                          "education": [], "skills": [], "projects": []}],
-                         ids=["missing-keys", "empty-sections"])
+                                          "education": [], "skills": [], "projects": []},
+                                     {"personalInfo": {"profiles": []}, "skillGroups": [], "languages": [],
+                                      "certificates": [], "awards": [], "volunteer": [], "publications": [],
+                                      "interests": [], "references": [],
+                                      "customSections": [{"title": "Contact", "items": []}],
+                                      "sectionOrder": ["references", "skills"]}],
+                         ids=["missing-keys", "empty-sections", "empty-new-sections"])
 def test_empty_resume_renders_without_section_headings(template, content):
     document = render(template, content, title="Blank slate")
     assert "<title>Blank slate</title>" in document
@@ -144,10 +189,10 @@ def test_only_http_project_urls_become_links(template):
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)
-def test_document_is_self_contained_apart_from_project_links(template):
+def test_document_is_self_contained_apart_from_the_contents_links(template):
     document = render(template, FULL)
     external = re.findall(r"""(?:src|href)\s*=\s*["']?(https?://[^"'\s>]+)""", document, re.I)
-    assert external == ["https://tallyho.example.org/kit"]
+    assert set(external) == LINKS
     assert not re.search(r"url\(|@import|<link|<script|<img|<iframe", document, re.IGNORECASE)
 
 
@@ -263,6 +308,7 @@ def test_unknown_page_options_are_refused(page_size, margin):
 
 
 def test_template_accent_reads_each_templates_own_colour():
-    assert [template_accent(t["css_styles"]) for t in TEMPLATES] == ["#2563eb", "#7a1f2b", "#0f4c81", "#e4572e"]
+    assert [template_accent(t["css_styles"]) for t in TEMPLATES] == [
+        "#2563eb", "#7a1f2b", "#0f4c81", "#e4572e", "#1f3a5f", "#2f4f4f", "#b4232a", "#264653"]
     assert template_accent(".accent-text { color: url(x); }") is None
     assert template_accent("p { color: red; }") is None

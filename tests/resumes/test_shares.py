@@ -247,3 +247,48 @@ def test_share_settings_are_the_owners(app, shared, make_user, method, suffix):
     intruder.post("/api/auth/signin", json={"email": user["email"], "password": user["password"]})
     response = getattr(intruder, method)(f"/api/resumes/{resume_id}{suffix}", json=body)
     assert response.status_code == 403 and response.get_json()["code"] == "RESUME_NOT_OWNED"
+
+
+# Hostile share passwords and the one guess counter --------------------------
+LONG = "é" * 37  # 74 bytes of UTF-8: over bcrypt's 72
+LONGEST = "é" * 36  # 72 bytes: the longest share password
+
+
+@pytest.mark.parametrize("method", ["post", "put"])
+def test_a_share_password_over_72_bytes_is_refused_naming_the_field(client, shared, method):
+    resume_id, _ = shared
+    response = getattr(client, method)(f"/api/resumes/{resume_id}/share", json={"password": LONG})
+    body = response.get_json()
+    assert response.status_code == 400 and body["code"] == "VALIDATION_ERROR", body
+    assert body["details"]["field"] == "password" and "72 bytes" in body["error"] and LONG not in body["error"]
+    assert client.get("/api/resumes").get_json()["data"][0]["shareInfo"]["hasPassword"] is False
+
+
+def test_a_tried_share_password_over_72_bytes_is_wrong_everywhere(client, visitor, shared):
+    """bcrypt reads 72 bytes: a longer attempt that starts with the password must not open the share."""
+    resume_id, share = shared
+    assert client.put(f"/api/resumes/{resume_id}/share", json={"password": LONGEST, "allowComments": True}
+                      ).status_code == 200
+    api = visitor.get(f"/api/share/{share['token']}", headers={"X-Share-Password": LONG})
+    assert api.status_code == 403 and api.get_json()["code"] == "INVALID_SHARE_PASSWORD"
+    comment = visitor.post(f"/api/share/{share['token']}/comments", json={"name": "A", "text": "B"},
+                           headers={"X-Share-Password": LONG})
+    assert comment.status_code == 403 and comment.get_json()["code"] == "INVALID_SHARE_PASSWORD"
+    page = visitor.post(f"/share/{share['token']}", data={"password": LONG})
+    assert page.status_code == 403 and "incorrect" in page.get_data(as_text=True)
+    assert visitor.post(f"/share/{share['token']}", data={"password": LONGEST}).status_code == 303
+    assert visitor.get(f"/api/share/{share['token']}", headers={"X-Share-Password": LONGEST}).status_code == 200
+
+
+def test_share_password_guesses_count_once_across_the_api_the_page_and_comments(client, visitor, shared):
+    resume_id, share = shared
+    client.put(f"/api/resumes/{resume_id}/share", json={"password": "open sesame", "allowComments": True})
+    token = share["token"]
+    attempts = [lambda pw: visitor.get(f"/api/share/{token}", headers={"X-Share-Password": pw}),
+                lambda pw: visitor.post(f"/share/{token}", data={"password": pw}),
+                lambda pw: visitor.post(f"/api/share/{token}/comments", json={"name": "A", "text": "B"},
+                                        headers={"X-Share-Password": pw})]
+    for i in range(10):  # the limit: 10 wrong guesses per 10 minutes, wherever they are made
+        assert attempts[i % 3]("nope").status_code == 403
+    for attempt in attempts:
+        assert attempt("open sesame").status_code == 429

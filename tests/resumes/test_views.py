@@ -2,6 +2,7 @@ import pytest
 from sqlalchemy import event
 
 from app.extensions import db
+from app.resumes.models import SECTIONS
 
 FULL_CONTENT = {
     "personalInfo": {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "+44 20 7946 0000",
@@ -33,8 +34,10 @@ def test_create_answers_201_with_exactly_the_contracts_fields(owner, create, tem
 
 def test_created_resume_has_all_sections_visible_and_no_scores(client, resume_id):
     data = client.get(f"/api/resumes/{resume_id}").get_json()["data"]
-    assert data["sectionsVisibility"] == {s: True for s in ("personalInfo", "workExperience", "education",
-                                                           "skills", "projects")}
+    assert data["sectionsVisibility"] == {s: True for s in SECTIONS}
+    assert list(SECTIONS) == ["personalInfo", "workExperience", "education", "skills", "projects", "languages",
+                              "certificates", "awards", "volunteer", "publications", "interests", "references",
+                              "customSections"]
     assert data["atsScore"] is None and data["keywordMatchScore"] is None and data["targetJobDescription"] is None
 
 
@@ -118,7 +121,7 @@ def test_a_premium_template_is_invalid_on_the_free_plan(owner, create, templates
 
 
 def test_a_premium_template_is_allowed_on_premium(app, client, make_user, login, create, templates, query):
-    from app.account.models import Subscription
+    from app.billing.models import Subscription
 
     user = make_user()
 
@@ -164,7 +167,7 @@ def test_templates_are_listed_with_tier_and_category(client):
     assert response.status_code == 200
     items = response.get_json()["data"]
     assert len(items) >= 4
-    assert all(set(t) == {"id", "name", "category", "tier"} for t in items)
+    assert all(set(t) == {"id", "name", "category", "tier", "thumbnailUrl"} for t in items)
     assert sum(t["tier"] == "basic" for t in items) >= 2 and sum(t["tier"] == "premium" for t in items) >= 2
     assert {t["category"] for t in items} <= {"MODERN", "CLASSIC", "CREATIVE", "PROFESSIONAL", "MINIMAL"}
     assert "MODERN" in {t["category"] for t in items}
@@ -294,8 +297,7 @@ def test_visibility_updates_merge_key_by_key(client, resume_id):
     client.put(f"/api/resumes/{resume_id}", json={"sectionsVisibility": {"skills": False}})
     data = client.put(f"/api/resumes/{resume_id}", json={"sectionsVisibility": {"projects": False}}
                       ).get_json()["data"]
-    assert data["sectionsVisibility"] == {"personalInfo": True, "workExperience": True, "education": True,
-                                          "skills": False, "projects": False}
+    assert data["sectionsVisibility"] == {s: s not in ("skills", "projects") for s in SECTIONS}
 
 
 @pytest.mark.parametrize("sequence", [["PUBLISHED", "DRAFT"], ["ARCHIVED", "PUBLISHED"], ["DRAFT", "ARCHIVED"]])

@@ -1,102 +1,106 @@
 """At-least-once delivery against a real Redis and real worker processes that die.
 
 Each test starts its own ``redis-server`` on a free port (the machine's shared
-one is never stopped) and ``flask worker`` processes on it, with a sweep every
-second and a grace of one second, so that what a killed process or a Redis
-outage lost is found again quickly.
+one is never stopped) and ``flask worker`` processes on it, on a database of
+its own (a SQLite file, or a new database on the PostgreSQL server of
+``TEST_DATABASE_URL``): no other worker of the test run relays or sweeps its
+events. Here with a sweep every second and a grace of one second, so that what
+a killed process or a Redis outage lost is found again quickly.
 """
 import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
+import uuid
+from contextlib import contextmanager
 
 import pytest
+from sqlalchemy import create_engine, make_url, text
 
+from app.config import database_url
 from app.webhooks.models import Delivery
-from tests.support import Receiver, free_port, wait_until
+from tests.processes import RedisServer, Workers
+from tests.support import PASSWORD, Receiver, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server program")
 
-ROOT = Path(__file__).resolve().parents[2]
 FAST_SWEEPS = {"WEBHOOK_SWEEP_INTERVAL": "1", "WEBHOOK_SWEEP_GRACE": "1"}
 
 
-class RedisServer:
-    """A redis-server of this test's own, on a free port; it keeps nothing on disk."""
-
-    def __init__(self, tmp: Path):
-        self.port, self.tmp, self.process = free_port(), tmp, None
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                         "--save", "", "--appendonly", "no", "--dir", str(self.tmp)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import redis
-
-        client = redis.Redis.from_url(self.url)
-        wait_until(lambda: _answers(client), timeout=10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
-
-def _answers(client) -> bool:
-    try:
-        return client.ping()
-    except Exception:
-        return False
-
-
-class Workers:
-    """``flask worker`` processes on the test's Redis."""
-
-    def __init__(self, env: dict, log: Path):
-        self.env, self.log, self.processes = env, log, []
-
-    def start(self) -> subprocess.Popen:
-        with open(self.log, "ab") as out:
-            process = subprocess.Popen([sys.executable, "-m", "flask", "worker"], cwd=ROOT, env=self.env,
-                                       stdout=out, stderr=subprocess.STDOUT)
-        self.processes.append(process)
-        return process
-
-    def stop_all(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-
-
 @pytest.fixture
-def stack(test_env, make_app, tmp_path, make_user):
-    """(app, client signed in, workers, redis, receiver) on a Redis of the test's own."""
+def own_database(test_env, tmp_path):
+    """The URL of a new, empty database of the test's own; a PostgreSQL one is dropped afterwards."""
+    if not test_env["DATABASE_URL"].startswith("postgres"):
+        yield f"sqlite:///{tmp_path / 'own.db'}"
+        return
+    server = create_engine(database_url(test_env["DATABASE_URL"]), isolation_level="AUTOCOMMIT")
+    name = f"webhooks_{uuid.uuid4().hex[:12]}"
+    with server.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(database_url(test_env["DATABASE_URL"])).set(database=name).render_as_string(
+            hide_password=False)
+    finally:
+        with server.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        server.dispose()
+
+
+@contextmanager
+def own_stack(test_env, make_app, tmp_path, database, receiver, events, settings):
+    """(app, client signed in, webhook id, workers, redis) on a Redis and a database of the test's own,
+    the app and its workers configured by ``test_env`` and ``settings``; no worker started yet."""
+    from flask_migrate import upgrade
+
+    from app.account import service as accounts
+    from app.auth.passwords import hash_password
+    from app.extensions import db
+
     redis_server = RedisServer(tmp_path)
     redis_server.start()
-    env = {**os.environ, **test_env, "FLASK_APP": "app", "REDIS_URL": redis_server.url, **FAST_SWEEPS}
-    workers = Workers(env, tmp_path / "worker.log")
-    receiver = Receiver()
-    app = make_app(REDIS_URL=redis_server.url, **FAST_SWEEPS)
+    settings = {**settings, "DATABASE_URL": database, "REDIS_URL": redis_server.url}
+    workers = Workers({**os.environ, **test_env, "FLASK_APP": "app", **settings}, tmp_path / "worker.log")
+    app = make_app(env=test_env, **settings)
     try:
-        workers.start()
-        user = make_user()
+        with app.app_context():
+            upgrade()
+            accounts.new_user(email="own@example.com", name="Ada", password_hash=hash_password(PASSWORD),
+                              verified=True)
+            db.session.commit()
         client = app.test_client()
-        client.post("/api/auth/signin", json={"email": user["email"], "password": user["password"]})
-        response = client.post("/api/webhooks", json={"url": receiver.url, "events": ["resume.created"]})
+        client.post("/api/auth/signin", json={"email": "own@example.com", "password": PASSWORD})
+        response = client.post("/api/webhooks", json={"url": receiver.url, "events": events})
         assert response.status_code == 201, response.get_json()
-        yield app, client, workers, redis_server, receiver
+        yield app, client, response.get_json()["data"]["id"], workers, redis_server
     finally:
         workers.stop_all()
         redis_server.stop()
+        with app.app_context():
+            db.engine.dispose()
+
+
+def own_query(app, fn):
+    """``fn(session)`` on the app's database, in an app context of its own."""
+    from app.extensions import db
+
+    with app.app_context():
+        try:
+            return fn(db.session)
+        finally:
+            db.session.rollback()
+
+
+@pytest.fixture
+def stack(test_env, make_app, tmp_path, own_database):
+    """(app, client signed in, workers, redis, receiver): a worker running, fast sweeps."""
+    receiver = Receiver()
+    try:
+        with own_stack(test_env, make_app, tmp_path, own_database, receiver, ["resume.created"],
+                       FAST_SWEEPS) as (app, client, _webhook_id, workers, redis_server):
+            workers.start()
+            yield app, client, workers, redis_server, receiver
+    finally:
         receiver.close()
 
 
@@ -111,8 +115,11 @@ def delivered_resumes(receiver) -> set[str]:
     return {json.loads(r["body"])["data"]["resume"]["id"] for r in receiver.requests}
 
 
-def test_a_pending_retry_survives_a_killed_worker(stack, query):
+def test_a_pending_retry_survives_a_killed_worker(stack):
     app, client, workers, redis_server, receiver = stack
+
+    def query(fn):
+        return own_query(app, fn)
     receiver.statuses = [500, 200]
     resume_id = create_resume(client, "Retried")
     receiver.wait_for(1)
@@ -133,7 +140,7 @@ def test_a_pending_retry_survives_a_killed_worker(stack, query):
     assert query(lambda s: s.query(Delivery).one().attempts) == 2
 
 
-def test_events_made_while_redis_is_down_are_delivered_once_it_is_back(stack, query):
+def test_events_made_while_redis_is_down_are_delivered_once_it_is_back(stack):
     app, client, workers, redis_server, receiver = stack
     before = create_resume(client, "Before")
     wait_until(lambda: delivered_resumes(receiver) == {before})

@@ -1,18 +1,22 @@
 """Resume exports: one document per format, all from the resume's template.
 
 ``render(fmt, source, options, photo)`` is the whole interface: it returns the
-document's bytes or raises ``DocumentError``. Every format honours the
-resume's ``sectionsVisibility`` (a hidden section is absent) and renders any
-script, Chinese included.
+document's bytes or raises ``DocumentError``. Every document format
+(``DOCUMENT_FORMATS``) honours the resume's ``sectionsVisibility`` (a hidden
+section is absent) and renders any script, Chinese included.
 
 - ``html``: ``rendering.render_document``: the template with its CSS inline,
   the accent, the page options as ``@page`` and the photo as a ``data:`` URI;
   nothing in it is fetched from anywhere (UTF-8).
 - ``pdf`` (``pdf.py``): xhtml2pdf draws that same HTML, with a resource policy
-  that lets it read only the bundled fonts and the ``data:`` photo.
+  that lets it read only the fallback fonts and the ``data:`` photo.
 - ``docx`` (``docx.py``) and ``txt`` (``text.py``) are laid out from the
   normalised content with the same date formatting as the templates; the
-  template gives DOCX its accent colour only.
+  template gives DOCX its design (``docx_profiles.py``).
+- ``json``: the resume's data as a JSON Resume 1.2.1 document
+  (``resumes/jsonresume.py``), every section, hidden ones too (it is the data,
+  not a drawing of it; ``sectionsVisibility`` travels inside it). It needs no
+  job: ``exports.export_resume`` writes it in the request.
 
 Options: ``page_size`` and ``margin`` set the page of PDF, DOCX (and HTML's
 print ``@page``); ``color_scheme`` "default" keeps the template's own accent,
@@ -26,12 +30,15 @@ from dataclasses import dataclass
 
 from app.resumes import rendering
 
-FORMATS = ("pdf", "docx", "html", "txt")
+DOCUMENT_FORMATS = ("pdf", "docx", "html", "txt")   # drawings of the resume: they honour sectionsVisibility
+FORMATS = (*DOCUMENT_FORMATS, "json")
+INLINE_FORMATS = ("json",)   # made in the request, without the exports queue
 MEDIA_TYPES = {
     "pdf": "application/pdf",
     "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     "html": "text/html; charset=utf-8",
     "txt": "text/plain; charset=utf-8",
+    "json": "application/json",
 }
 EXTENSIONS = {fmt: f".{fmt}" for fmt in FORMATS}
 PAGE_SIZES = tuple(rendering.PAGE_SIZES)
@@ -101,6 +108,9 @@ def render(fmt: str, source: Source, options: Options = Options(), photo: Photo 
     # whole app's start-up, and only the export jobs need it.
     if fmt == "html":
         return html_document(source, options, photo).encode("utf-8")
+    if fmt == "json":
+        from app.resumes import jsonresume
+        return jsonresume.document_bytes(source.content, source.title, visible=source.visible)
     if fmt == "txt":
         from app.resumes.documents import text
         return text.render_text(source).encode("utf-8")

@@ -1,35 +1,41 @@
-"""DOCX: python-docx lays the resume out as an editable Word document.
+"""DOCX: python-docx lays the resume out as an editable Word document in its template's design.
 
-The layout is the content's, not the template's: the name as Title, each
-section a Heading 1, each entry a Heading 2 with its dates below (formatted as
-in the templates, by ``rendering.period``), descriptions and highlights as
-List Bullet paragraphs, skills on one line. The template contributes its accent
-colour (or the colour scheme's), given to the name and the headings' runs.
+Each template gets a Word layout that echoes its HTML/PDF design
+(``docx_profiles``: Horizon modern and stacked, Heritage classic serif and ruled,
+Meridian two columns, Canvas a timeline with chips); a template without a design
+of its own gets a clean single-column layout in its CSS's fonts and colours. The
+content keeps Word's structure whatever the look: the name as Title, each section
+title a Heading 1 (the template's titles, in the resume's ``sectionOrder``), each entry a Heading 2,
+descriptions and highlights as paragraphs or List Bullet items, dates formatted as
+in the templates (``rendering.period``).
 
-Every style used names Calibri for Latin text and Microsoft YaHei for East
-Asian text (``w:eastAsia``; the theme attributes that would override it are
-removed), so Word picks a Chinese font for Chinese text. Page size and margins
-follow the options; the photo, if any, is an inline picture above the name.
+The styles are set from the profile: the Latin font is the first family of the
+template's CSS that Word has (Arial for Horizon's Helvetica), the East Asian font
+is named beside it (``w:eastAsia``; the theme attributes that would override
+both are removed) and every CJK run names it again (``docx_fonts``). The accent,
+the template's own or the colour scheme's, colours the name, the section titles
+and the design's rules and chips. Page size and margins follow the options; the
+photo, if any, is an inline picture where the design shows it.
 """
 from __future__ import annotations
 
 import io
 
 from docx import Document
+from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.oxml.ns import qn
 from docx.shared import Mm, Pt, RGBColor
 
 from app.resumes import rendering
-from app.resumes.documents import ACCENTS, DocumentError, Options, Photo, Source
+from app.resumes.documents import ACCENTS, DocumentError, Options, Photo, Source, docx_parts
+from app.resumes.documents.docx_columns import write_columns, write_timeline
+from app.resumes.documents.docx_layouts import Writer, write_single_column
+from app.resumes.documents.docx_profiles import Profile, profile_for, template_sections
 
-LATIN_FONT = "Calibri"
-EAST_ASIAN_FONT = "Microsoft YaHei"
 FALLBACK_ACCENT = "#1f2937"
-MUTED = RGBColor(0x4B, 0x55, 0x63)
-PHOTO_WIDTH = Mm(30)
 STYLES = ("Normal", "Title", "Heading 1", "Heading 2", "List Bullet")
-SECTION_TITLES = {"workExperience": "Experience", "projects": "Projects",
-                  "education": "Education", "skills": "Skills"}
+WRITERS = {"stacked": write_single_column, "ruled": write_single_column,
+           "timeline": write_timeline, "columns": write_columns}
 
 
 def accent_rgb(source: Source, options: Options) -> RGBColor:
@@ -44,89 +50,82 @@ def accent_rgb(source: Source, options: Options) -> RGBColor:
         return RGBColor.from_string(FALLBACK_ACCENT.lstrip("#").upper())
 
 
-def _set_fonts(style) -> None:
-    """Name the Latin and East Asian fonts explicitly on a style (theme fonts would win otherwise)."""
-    style.font.name = LATIN_FONT
-    fonts = style.element.get_or_add_rPr().get_or_add_rFonts()
+def _set_fonts(fonts, profile: Profile) -> None:
+    """Name the Latin and East Asian fonts explicitly on a ``w:rFonts`` (theme fonts would win otherwise)."""
     for attr in ("w:asciiTheme", "w:hAnsiTheme", "w:eastAsiaTheme", "w:cstheme"):
         fonts.attrib.pop(qn(attr), None)
-    fonts.set(qn("w:eastAsia"), EAST_ASIAN_FONT)
+    for attr in ("w:ascii", "w:hAnsi", "w:cs"):
+        fonts.set(qn(attr), profile.latin_font)
+    fonts.set(qn("w:eastAsia"), profile.east_asian_font)
 
 
-def _setup(document, options: Options) -> None:
+def _font(style, size: float, colour: RGBColor | None, *, bold: bool | None = None) -> None:
+    style.font.size = Pt(size)
+    style.font.bold = bold
+    if colour is not None:
+        style.font.color.rgb = colour
+
+
+def _styles(document, profile: Profile, accent: RGBColor) -> None:
+    """Normal, Title and the headings in the profile's type; a "Sidebar Heading" for columns."""
+    styles = document.styles
+    defaults = styles.element.find(qn("w:docDefaults"))
+    _set_fonts(defaults.find(qn("w:rPrDefault")).find(qn("w:rPr")).find(qn("w:rFonts")), profile)
+    text = RGBColor.from_string(profile.text)
+    normal = styles["Normal"]
+    _font(normal, profile.body_size, text)
+    normal.paragraph_format.space_after = Pt(2)
+    normal.paragraph_format.line_spacing = 1.1
+
+    title = styles["Title"]
+    docx_parts.clear_paragraph_borders(title)
+    _font(title, profile.name_size, accent, bold=profile.name_bold)
+    title.font.small_caps = profile.name_small_caps or None
+    docx_parts.letter_spacing(title, profile.name_spacing)
+    title.paragraph_format.space_after = Pt(4)
+    title.paragraph_format.alignment = WD_ALIGN_PARAGRAPH.CENTER if profile.centred else None
+
+    heading = styles["Heading 1"]
+    _font(heading, profile.heading_size, accent, bold=True)
+    heading.font.all_caps = profile.heading_caps or None
+    heading.font.small_caps = profile.heading_small_caps or None
+    docx_parts.letter_spacing(heading, profile.heading_spacing)
+    heading.paragraph_format.space_before = Pt(12)
+    heading.paragraph_format.space_after = Pt(5)
+    if profile.heading_rule:
+        colour = str(accent) if profile.heading_rule == "accent" else profile.heading_rule
+        docx_parts.paragraph_border(heading, "bottom", colour, 0.75, space=2)
+    if profile.heading_marker:
+        docx_parts.paragraph_border(heading, "left", str(accent), 7, space=6)
+
+    entry = styles["Heading 2"]
+    _font(entry, profile.body_size + 0.5, text, bold=True)
+    entry.paragraph_format.space_before = Pt(7 if profile.layout != "timeline" else 0)
+    entry.paragraph_format.space_after = Pt(1)
+    if profile.layout == "columns":
+        docx_parts.paragraph_border(entry, "left", str(accent), 2.25, space=6)
+    styles["List Bullet"].paragraph_format.space_after = Pt(1)
+    for name in STYLES:
+        _set_fonts(styles[name].element.get_or_add_rPr().get_or_add_rFonts(), profile)
+    if profile.layout == "columns":
+        side = styles.add_style("Sidebar Heading", 1)   # WD_STYLE_TYPE.PARAGRAPH
+        side.base_style = heading
+        _font(side, 9, accent, bold=True)
+        side.font.all_caps = True
+        docx_parts.letter_spacing(side, 1.5)
+        docx_parts.paragraph_border(side, "bottom", str(accent), 1.5, space=3)
+        side.paragraph_format.space_before = Pt(10)
+        side.paragraph_format.space_after = Pt(4)
+
+
+def _page(document, options: Options):
+    """Page size and margins from the options; returns the width between the margins."""
     section = document.sections[0]
     width, height = rendering.PAGE_SIZES_MM[options.page_size]
     section.page_width, section.page_height = Mm(width), Mm(height)
     margin = Mm(rendering.MARGINS_MM[options.margin])
     section.left_margin = section.right_margin = section.top_margin = section.bottom_margin = margin
-    for name in STYLES:
-        _set_fonts(document.styles[name])
-    document.styles["Normal"].font.size = Pt(10.5)
-
-
-class _Writer:
-    """Adds the resume's parts to a document, in the accent colour where they are headings."""
-
-    def __init__(self, document, accent: RGBColor) -> None:
-        self.document = document
-        self.accent = accent
-
-    def heading(self, text: str, style: str) -> None:
-        paragraph = self.document.add_paragraph(style=style)
-        paragraph.add_run(text).font.color.rgb = self.accent
-
-    def paragraph(self, text: str, *, muted: bool = False, italic: bool = False) -> None:
-        run = self.document.add_paragraph().add_run(text)
-        run.italic = italic or None
-        if muted:
-            run.font.color.rgb = MUTED
-
-    def bullets(self, items: list[str]) -> None:
-        for item in items:
-            self.document.add_paragraph(item, style="List Bullet")
-
-    def entry(self, title: str, period: str, *, place: str = "") -> None:
-        """An entry's heading: what, where, then when."""
-        self.heading(" — ".join(p for p in (title, place) if p) or period, "Heading 2")
-        if period and (title or place):
-            self.paragraph(period, muted=True, italic=True)
-
-
-def _personal(writer: _Writer, personal: dict, title: str, photo: Photo | None) -> None:
-    if photo:
-        writer.document.add_picture(io.BytesIO(photo.data), width=PHOTO_WIDTH)
-    writer.heading(personal["name"] or title, "Title")
-    contacts = [personal[f] for f in ("email", "phone", "address") if personal[f]]
-    if contacts:
-        writer.paragraph(" | ".join(contacts), muted=True)
-    summary = rendering.lines(personal["summary"])
-    if summary:
-        writer.heading("Profile", "Heading 1")
-        for line in summary:
-            writer.paragraph(line)
-
-
-def _section(writer: _Writer, section: str, items: list) -> None:
-    writer.heading(SECTION_TITLES[section], "Heading 1")
-    if section == "skills":
-        writer.paragraph(" · ".join(items))
-        return
-    for item in items:
-        when = rendering.period(item["startDate"], item["endDate"])
-        if section == "workExperience":
-            writer.entry(item["position"], when, place=item["company"])
-            writer.bullets(rendering.lines(item["description"]))
-        elif section == "education":
-            writer.entry(item["degree"], when, place=item["school"])
-        else:
-            writer.entry(item["name"], when)
-            if item["url"]:
-                writer.paragraph(item["url"], muted=True)
-            for line in rendering.lines(item["description"]):
-                writer.paragraph(line)
-            writer.bullets(item["highlights"])
-            if item["technologies"]:
-                writer.paragraph("Technologies: " + ", ".join(item["technologies"]), muted=True)
+    return section.page_width - 2 * margin
 
 
 def render_docx(source: Source, options: Options, photo: Photo | None) -> bytes:
@@ -135,15 +134,18 @@ def render_docx(source: Source, options: Options, photo: Photo | None) -> bytes:
     visible = rendering.normalise_visibility(source.visible)
     title = rendering.text_value(source.title)
     try:
+        html_template = rendering.text_value(source.html_template)
+        profile = profile_for(html_template, rendering.text_value(source.css))
+        titles = {**dict(template_sections(html_template)), **dict(profile.titles)}
+        # The summary first (it belongs to the header), then the body in the resume's order.
+        sections = [("summary", titles["summary"])] + [(key, titles[key]) for key in content["sectionOrder"]]
+        accent = accent_rgb(source, options)
         document = Document()
-        _setup(document, options)
+        width = _page(document, options)
+        _styles(document, profile, accent)
         document.core_properties.title = title
-        writer = _Writer(document, accent_rgb(source, options))
-        if visible["personalInfo"]:
-            _personal(writer, content["personalInfo"], title, photo)
-        for section in ("workExperience", "projects", "education", "skills"):
-            if visible[section] and content[section]:
-                _section(writer, section, content[section])
+        writer = Writer(document, profile, accent, width)
+        WRITERS[profile.layout](writer, content, visible, sections, title, photo)
         out = io.BytesIO()
         document.save(out)
     except Exception as exc:  # python-docx, lxml or Pillow (the picture) failing on this input

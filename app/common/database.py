@@ -1,0 +1,53 @@
+"""Whether an error means the database is out of reach, and rolling back safely when it may be.
+
+What the error registrar (``app.errors``) asks about an unexpected exception; kept apart from
+``app.common.outage`` (whose backstop renders errors) so that the registrar depends on nothing that
+depends on it.
+"""
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+from sqlalchemy import exc as sa_exc
+
+log = logging.getLogger("app.common.outage")  # the outage's log lines keep their logger name
+
+# SQLite's OperationalError also means a bad query ("no such table"); only these are outages.
+_SQLITE_UNAVAILABLE = ("unable to open database file", "database is locked", "disk i/o error")
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` means the database cannot be reached (or is unusable) for now, so the
+    request may be retried as it is: a refused or broken connection, an invalidated one, a pool
+    with no connection to give in time, a locked or unopenable SQLite file."""
+    if isinstance(exc, sa_exc.TimeoutError):
+        return True
+    if not isinstance(exc, sa_exc.DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError)):
+        return False
+    if isinstance(exc.orig, sqlite3.Error):
+        return str(exc.orig).lower().startswith(_SQLITE_UNAVAILABLE)
+    # PostgreSQL: operational errors are the server's state (gone, shutting down, out of
+    # connections, cancelled), never the query's text (that is ProgrammingError and its kin).
+    return True
+
+
+def outage_summary(exc: BaseException) -> str:
+    """One log line's worth of a database error: the driver's first line, no traceback."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0] if text else '-'}"
+
+
+def rollback_session() -> None:
+    """Roll back the request's session before an error is answered; a rollback that fails on a
+    dead connection is left to the teardown (``app.common.outage``) rather than raised."""
+    from app.extensions import db
+
+    try:
+        db.session.rollback()
+    except sa_exc.SQLAlchemyError:
+        log.warning("rollback failed on a broken database connection")

@@ -1,0 +1,347 @@
+"""From the lines ``extract.py`` read to blocks: what a reader takes as one line of the resume.
+
+A PDF breaks a paragraph into lines where the page's width ends; this joins them again. A line
+continues the one above when both are in the same column with the same look, it starts where the
+one above started its text (or under a bullet's text, hanging), and the one above is full: its
+right end plus the next line's first word would pass the column's right edge (the rightmost end
+of the lines around it that start near it). A bullet glyph at the start of a line makes the
+block a bullet and is dropped.
+
+A ``Block`` keeps its cells (text parts a wide gap or a tab separated) as lists of ``Fragment``:
+runs of text of one look (bold, italic, colour), with font size ignored inside a cell so that a
+Chinese line whose digits come from a Latin font stays one fragment.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□"
+_BULLET = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s+")
+_BULLET_ONLY = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s*$")
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_LATIN = re.compile(r"[A-Za-z0-9]")
+_STARTS_ITEM = re.compile(r"^(?:https?://|www\.|[\w.+-]+@[\w-]+\.)", re.IGNORECASE)
+SEPARATORS = ("|", "｜", "/", "·", "•")
+_URL_TAIL = re.compile(r"(https?://|www\.)\S*$", re.IGNORECASE)
+ALIGN = 3.0          # points two left edges may differ and still be one column's
+WRAP_SLACK = 2.0     # points: a full line ends this close to where the next word would not fit
+BAND = 1.5           # lines above and below a line where another column's text tells that it stands in a column
+PEER = 12.0          # points two lines' left edges may differ and still tell each other's column width
+LIST_INDENT = (12.0, 45.0)   # points a list item without a written marker stands in from the text above
+MAX_LINE = 80.0      # points a line may be high (for the band search)
+
+
+@dataclass
+class Fragment:
+    text: str
+    bold: bool = False
+    italic: bool = False
+    colour: str = ""
+    size: float = 0.0
+    x1: float = 0.0         # where it ends on the page (PDF)
+
+
+@dataclass
+class Block:
+    cells: list[list[Fragment]]
+    page: int = 1
+    x0: float = 0.0
+    x1: float = 0.0
+    top: float = 0.0
+    bottom: float = 0.0
+    size: float = 0.0
+    bullet: bool = False
+    style: str = ""           # DOCX paragraph style
+    level: int | None = None  # DOCX heading level (0: Title)
+    signature: tuple = ()     # the look of its first fragment, to compare headings
+    index: int = 0            # position in reading order
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def texts(self) -> list[str]:
+        return [clean(" ".join(f.text for f in cell)) for cell in self.cells]
+
+    @property
+    def text(self) -> str:
+        return clean(" ".join(t for t in self.texts if t))
+
+    @property
+    def raw_texts(self) -> list[str]:
+        """The cells' text as drawn: no-break spaces kept (Word's chips keep a label's words together)."""
+        return ["".join(f.text for f in cell) for cell in self.cells]
+
+    @property
+    def fragments(self) -> list[Fragment]:
+        return [f for cell in self.cells for f in cell]
+
+    @property
+    def bold(self) -> bool:
+        chars = [(len(f.text.strip()), f.bold) for f in self.fragments]
+        total = sum(n for n, _ in chars)
+        return total > 0 and sum(n for n, b in chars if b) * 2 > total
+
+
+def clean(text: str) -> str:
+    """Whitespace collapsed; spaces next to CJK characters kept as given (a reader keeps them)."""
+    text = unicodedata.normalize("NFC", text.replace("\u00a0", " ").replace("\u200b", ""))
+    return " ".join(text.split())
+
+
+def is_cjk(char: str) -> bool:
+    return bool(_CJK.match(char))
+
+
+def _italics(runs: list[dict]) -> list[bool]:
+    """Each run's slant, a Chinese run taking its neighbour's: a CJK fallback font has no italic, so
+    the Chinese words of an italic line are drawn upright."""
+    slants = [bool(run.get("italic")) for run in runs]
+    latin = [bool(_LATIN.search(run["t"])) for run in runs]
+    for index, run in enumerate(runs):
+        if latin[index] or not any(map(is_cjk, run["t"])):
+            continue
+        for other in list(range(index - 1, -1, -1)) + list(range(index + 1, len(runs))):
+            same = (runs[other].get("bold"), runs[other].get("colour")) == (run.get("bold"), run.get("colour"))
+            if latin[other] and same:
+                slants[index] = slants[other]
+                break
+    return slants
+
+
+def _fragments(runs: list[dict]) -> list[Fragment]:
+    fragments: list[Fragment] = []
+    for run, italic in zip(runs, _italics(runs)):
+        text = run["t"]
+        look = (bool(run.get("bold")), italic, run.get("colour") or "")
+        if fragments and (fragments[-1].bold, fragments[-1].italic, fragments[-1].colour) == look:
+            fragments[-1].text += text
+            fragments[-1].size = max(fragments[-1].size, float(run.get("size") or 0))
+        elif fragments and not text.strip():
+            fragments[-1].text += text
+        else:
+            fragments.append(Fragment(text, *look, float(run.get("size") or 0)))
+        fragments[-1].x1 = max(fragments[-1].x1, float(run.get("x1") or 0))
+    return [f for f in fragments if f.text.strip()]
+
+
+def _block(line: dict) -> Block | None:
+    cells = [_fragments(cell) for cell in line["cells"]]
+    cells = [cell for cell in cells if cell]
+    if not cells:
+        return None
+    block = Block(cells, page=line.get("page", 1), x0=line.get("x0", 0.0), x1=line.get("x1", 0.0),
+                  top=line.get("top", 0.0), bottom=line.get("bottom", 0.0), size=_main_size(line),
+                  bullet=bool(line.get("bullet")), style=line.get("style") or "", level=line.get("level"))
+    block.extra["w1"] = line.get("w1") or 0.0
+    block.extra["base"] = block.extra["last_base"] = line.get("base") or 0.0
+    block.extra["para"] = bool(line.get("para"))
+    _strip_bullet(block, line)
+    if not block.cells:
+        return None
+    first = block.cells[0][0]
+    first_size = next((float(r.get("size") or 0) for cell in line["cells"] for r in cell if r["t"].strip()), 0.0)
+    block.signature = (block.style if block.style.lower().startswith(("heading", "title", "sidebar")) else "",
+                       round(first_size * 2) / 2, first.bold, first.italic, first.colour)
+    return block
+
+
+def _main_size(line: dict) -> float:
+    """The size most of the line's characters have (a bullet glyph or a Latin digit among Chinese
+    text drawn in another font does not count)."""
+    counts: dict[float, int] = {}
+    for cell in line["cells"]:
+        for run in cell:
+            text = run["t"].strip()
+            if text and not _BULLET_ONLY.match(text):
+                size = float(run.get("size") or 0)
+                counts[size] = counts.get(size, 0) + len(text) * (2 if any(map(is_cjk, text)) else 1)
+    return max(counts, key=counts.get) if counts else 0.0
+
+
+def _strip_bullet(block: Block, line: dict) -> None:
+    """A leading bullet glyph (its own fragment or the text's start) makes a bullet block."""
+    first_cell = block.cells[0]
+    first = first_cell[0]
+    if _BULLET_ONLY.match(first.text) and (len(first_cell) > 1 or len(block.cells) > 1):
+        first_cell.pop(0)
+        if not first_cell:
+            block.cells.pop(0)
+        block.bullet = True
+        block.extra["text_x0"] = _text_x0(line)
+    elif _BULLET.match(first.text):
+        first.text = _BULLET.sub("", first.text, count=1)
+        block.bullet = True
+        block.extra["text_x0"] = _text_x0(line)
+
+
+def _text_x0(line: dict) -> float:
+    """Where the text after a bullet glyph starts (PDF), for hanging continuation lines."""
+    runs = [run for cell in line["cells"] for run in cell if run["t"].strip()]
+    for run in runs[1:]:
+        if "x0" in run:
+            return float(run["x0"])
+    return float(line.get("x0") or 0.0)
+
+
+def blocks(lines: list[dict]) -> list[Block]:
+    """The lines as blocks, wrapped PDF lines joined, in reading order."""
+    made: list[Block] = []
+    raw = [b for b in (_block(line) for line in lines) if b is not None]
+    edges = _right_edges(raw)
+    for index, block in enumerate(raw):
+        previous = made[-1] if made else None
+        if previous is not None and _continues(previous, block, edges[index - 1] if index else None, edges[index]):
+            _join(previous, block)
+            continue
+        made.append(block)
+    _markerless_bullets(made)
+    for index, block in enumerate(made):
+        block.index = index
+        previous = made[index - 1] if index else None
+        if previous is not None and previous.page == block.page and not block.extra["para"]:
+            # From the baseline above to this one: more than a line's pitch where one list ends.
+            block.extra["gap"] = block.extra["base"] - previous.extra["last_base"]
+    return made
+
+
+def _markerless_bullets(made: list[Block]) -> None:
+    """List items whose marker is drawn rather than written (Chromium prints a bullet as a shape): a
+    PDF line indented by a list's indent (``LIST_INDENT``) from the line above, in the same look
+    as it, not bold."""
+    for above, block in zip(made, made[1:]):
+        if block.bullet or block.extra["para"] or block.page != above.page or len(block.cells) > 1 or block.bold:
+            continue
+        base = above.extra.get("list_x0", above.x0)
+        indent = block.x0 - base
+        if LIST_INDENT[0] <= indent <= LIST_INDENT[1] and abs(block.size - above.size) <= 0.5 and not above.bold:
+            block.bullet = True
+            block.extra["list_x0"] = base
+        elif above.extra.get("list_x0") is not None and abs(block.x0 - above.x0) <= ALIGN:
+            block.bullet = True
+            block.extra["list_x0"] = base
+
+
+def _right_edges(raw: list[Block]) -> list[float | None]:
+    """For each block, the right edge of its column.
+
+    In a single column: the farthest right end among the blocks of the page that start within a
+    few points of where it starts (or of its text). Beside another column (text standing to its
+    right at about its height): the same among the lines of the page that have the other column's
+    text right beside them, level with them, and end before it. So the last line of a paragraph
+    across both columns (a profile above them) does not count, and a narrow sidebar's edge comes
+    from its longest lines anywhere on the page, not from the nearest short items."""
+    pages: dict[int, list[Block]] = {}
+    for block in raw:
+        pages.setdefault(block.page, []).append(block)
+    ends_at: dict[tuple[int, int], list[float]] = {}          # (page, left edge) -> right ends, sorted
+    level_ends_at: dict[tuple[int, int], list[float]] = {}    # the same, of lines level with another column
+    for number, page in pages.items():
+        page.sort(key=lambda b: b.top)
+        for block in page:
+            ends_at.setdefault((number, round(block.x0)), []).append(block.x1)
+            if _beside(page, block, 0.0) is not None:
+                level_ends_at.setdefault((number, round(block.x0)), []).append(block.x1)
+    for ends in (*ends_at.values(), *level_ends_at.values()):
+        ends.sort()
+    edges: list[float | None] = []
+    for block in raw:
+        beside = _beside(pages[block.page], block, BAND * max(block.bottom - block.top, 1.0))
+        if beside is not None:
+            block.extra["beside"] = True
+        table = ends_at if beside is None else level_ends_at
+        edge = block.x1
+        for start in {round(block.x0), round(block.extra.get("text_x0", block.x0))}:
+            for x0 in range(start - int(PEER), start + int(PEER) + 1):
+                ends = table.get((block.page, x0))
+                if not ends:
+                    continue
+                if beside is None:
+                    edge = max(edge, ends[-1])
+                else:
+                    below = bisect.bisect_left(ends, beside)
+                    if below:
+                        edge = max(edge, ends[below - 1])
+        edges.append(edge)
+    return edges
+
+
+def _beside(page: list[Block], block: Block, reach: float) -> float | None:
+    """Where the nearest text to the right of ``block`` starts, within ``reach`` points above or
+    below it; None when there is none."""
+    return min((other.x0 for other in _band(page, block.top - reach, block.bottom + reach)
+                if other.x0 > block.x1 + ALIGN and other.top < block.bottom + reach
+                and other.bottom > block.top - reach), default=None)
+
+
+def _band(page: list[Block], top: float, bottom: float) -> list[Block]:
+    """The blocks of a page (sorted by top) that reach into ``top``..``bottom``."""
+    index = bisect.bisect_left([b.top for b in page], top - MAX_LINE)
+    found = []
+    for other in page[index:]:
+        if other.top > bottom:
+            break
+        if other.bottom >= top:
+            found.append(other)
+    return found
+
+
+def _continues(above: Block, below: Block, edge: float | None, _below_edge: float | None) -> bool:
+    if above.extra.get("para") or below.extra.get("para") or below.bullet:
+        return False
+    if above.page != below.page or len(above.cells) > 1 or len(below.cells) > 1:
+        return False
+    tail, head = above.text[-1:], below.text[:1]
+    if _STARTS_ITEM.match(below.text):
+        return False    # an address or e-mail starts a line of its own
+    # A line of items ("a | b | c") wraps only inside a Chinese word that an unbreakable item after
+    # it pushed over ("知" / "乎: https://..."), however far from the edge it ended.
+    items = any(_BULLET_ONLY.match(f.text) or f.text.strip() in SEPARATORS for f in above.fragments[1:])
+    if items and not (tail and head and tail.isalpha() and head.isalpha() and is_cjk(tail) and is_cjk(head)):
+        return False
+    height = above.extra.get("last_height") or max(above.bottom - above.top, 1.0)
+    if not (-1.0 <= below.top - above.bottom <= 0.6 * height):
+        return False
+    a, b = above.fragments[-1], below.fragments[0]
+    if (a.bold, a.italic, a.colour) != (b.bold, b.italic, b.colour) or abs(above.size - below.size) > 0.5:
+        return False
+    starts = [above.extra.get("joined_x0", above.extra.get("text_x0", above.x0))]
+    if above.bullet:
+        starts.append(above.x0)
+    if not any(abs(below.x0 - start) <= max(ALIGN, above.size * 0.6) for start in starts):
+        return False
+    if items:   # the first item of the line below did not fit after the last one above
+        first_item = next((f.x1 for f, after in zip(below.fragments, below.fragments[1:] + [None])
+                           if after is None or _BULLET_ONLY.match(after.text) or after.text.strip() in SEPARATORS),
+                          below.x1)
+        return edge is not None and above.extra.get("last_x1", above.x1) + (first_item - below.x0) >= edge - WRAP_SLACK
+    if edge is None:
+        return False
+    right = above.extra.get("last_x1", above.x1)
+    first_word = below.extra.get("w1") or 0.0
+    return right + first_word + above.size * 0.3 >= edge - WRAP_SLACK
+
+
+def _join(above: Block, below: Block) -> None:
+    tail, head = above.text, below.text
+    glue = " "
+    if (tail and is_cjk(tail[-1])) or (head and is_cjk(head[0])):
+        glue = ""
+    elif _URL_TAIL.search(tail) and " " not in head:
+        glue = ""   # a long address broken across lines
+    cell = above.cells[-1]
+    first = below.cells[0]
+    last_look = (cell[-1].bold, cell[-1].italic, cell[-1].colour)
+    if first and last_look == (first[0].bold, first[0].italic, first[0].colour):
+        cell[-1].text = cell[-1].text.rstrip() + glue + first[0].text.lstrip()
+        cell.extend(first[1:])
+    else:
+        if glue:
+            cell[-1].text = cell[-1].text.rstrip() + glue
+        cell.extend(first)
+    above.extra.setdefault("joined_x0", below.x0)
+    above.extra["last_x1"], above.extra["last_height"] = below.x1, max(below.bottom - below.top, 1.0)
+    above.extra["last_base"] = below.extra["base"]
+    above.x1 = max(above.x1, below.x1)
+    above.bottom = below.bottom

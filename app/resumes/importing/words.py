@@ -1,0 +1,172 @@
+"""The words an import recognises, in English and Chinese: section headings, contact labels, and the
+words that tell a job title from an employer and a degree from a school.
+
+Headings are compared after ``heading_key``: lower case, punctuation and "&"/"and" dropped, spaces
+collapsed. A bilingual heading ("工作经历 EXPERIENCE", as Jinghua prints them) counts when each of
+its scripts names the same section. Besides the content model's sections there are ``summary``
+(personalInfo.summary) and ``contact`` (the header's details set under a heading of their own).
+"""
+from __future__ import annotations
+
+import re
+
+HEADINGS: dict[str, tuple[str, ...]] = {
+    "summary": ("summary", "profile", "professional summary", "career summary", "about", "about me", "objective",
+                "career objective", "personal statement", "overview", "professional profile", "introduction",
+                "个人简介", "个人总结", "自我评价", "个人概述", "简介", "职业概述", "个人陈述", "关于我", "个人评价",
+                "职业目标", "求职意向", "自我介绍"),
+    "contact": ("contact", "contacts", "contact information", "contact details", "personal information",
+                "personal details", "联系方式", "个人信息", "基本信息", "联系信息"),
+    "workExperience": ("experience", "work experience", "professional experience", "employment",
+                       "employment history", "work history", "career history", "relevant experience",
+                       "career", "professional background", "工作经历", "工作经验", "职业经历", "实习经历",
+                       "工作履历", "任职经历"),
+    "education": ("education", "academic background", "education training", "academic history",
+                  "qualifications", "academic qualifications", "education background", "教育背景", "教育经历",
+                  "学历", "学习经历", "教育"),
+    "skills": ("skills", "technical skills", "core skills", "key skills", "competencies", "core competencies",
+               "expertise", "skills tools", "skills expertise", "skill set", "skillset", "technologies",
+               "tools", "tech stack", "专业技能", "技能", "技能特长", "个人技能", "技术能力", "技能专长",
+               "职业技能", "技术栈"),
+    "projects": ("projects", "selected projects", "personal projects", "key projects", "project experience",
+                 "side projects", "open source", "portfolio", "项目经历", "项目经验", "主要项目", "项目"),
+    "languages": ("languages", "language skills", "language", "语言能力", "语言", "外语能力", "语言技能"),
+    "certificates": ("certificates", "certifications", "certificate", "certification", "licenses certifications",
+                     "licences certifications", "licenses", "credentials", "证书", "资格证书", "专业证书", "认证",
+                     "证书资质", "资质证书", "职业证书"),
+    "awards": ("awards", "honors", "honours", "awards honors", "awards honours", "honors awards",
+               "honours awards", "achievements", "awards achievements", "prizes", "获奖情况", "荣誉奖项",
+               "奖项", "荣誉", "获奖经历", "所获荣誉", "获奖荣誉"),
+    "volunteer": ("volunteer", "volunteering", "volunteer experience", "volunteer work", "volunteer service",
+                  "volunteering experience", "community service",
+                  "community involvement", "志愿者经历", "志愿服务", "志愿经历", "公益活动", "社会实践"),
+    "publications": ("publications", "papers", "selected publications", "research publications",
+                     "发表论文", "出版物", "论文发表", "学术成果", "论文", "发表作品", "出版作品", "著作"),
+    "interests": ("interests", "hobbies", "hobbies interests", "interests hobbies", "personal interests",
+                  "兴趣爱好", "兴趣", "爱好", "个人爱好"),
+    "references": ("references", "referees", "推荐人", "证明人", "推荐信", "推荐"),
+}
+_BY_NAME = {name: key for key, names in HEADINGS.items() for name in names}
+_PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+CONTACT_LABELS = ("e-mail", "email", "mail", "phone", "telephone", "tel", "mobile", "cell", "address",
+                  "location", "website", "web", "homepage", "url", "电话", "手机", "联系电话", "邮箱", "电子邮件",
+                  "电子邮箱", "地址", "住址", "网站", "主页", "个人主页", "所在地", "现居", "现居地", "城市")
+_LABEL = re.compile(r"^(?:(?:" + "|".join(re.escape(label) for label in sorted(CONTACT_LABELS, key=len, reverse=True))
+                    + r")\s*[:：]?\s*)+", re.IGNORECASE)
+
+POSITION_WORDS = (
+    "engineer", "engineering", "developer", "programmer", "manager", "lead", "leader", "head", "director", "chief",
+    "officer", "president", "vp", "architect", "designer", "analyst", "consultant", "scientist", "researcher",
+    "specialist", "coordinator", "administrator", "assistant", "associate", "intern", "trainee", "apprentice",
+    "technician", "advisor", "adviser", "editor", "writer", "teacher", "lecturer", "professor", "tutor", "nurse",
+    "accountant", "auditor", "founder", "co-founder", "cofounder", "partner", "principal", "staff", "senior",
+    "junior", "sre", "devops", "cto", "ceo", "cfo", "coo", "cio", "representative", "executive", "supervisor",
+    "clerk", "fellow", "postdoc", "chair", "recruiter", "strategist", "planner", "operator", "owner", "volunteer",
+    "member", "mentor", "organizer", "organiser", "coach", "instructor", "reliability", "backend", "frontend",
+    "full-stack", "fullstack", "software", "product", "marketing", "sales", "committer", "maintainer",
+    "contributor", "speaker", "moderator", "treasurer", "secretary", "captain",
+)
+POSITION_WORDS_ZH = ("工程师", "开发", "经理", "主管", "总监", "架构师", "专员", "助理", "实习生", "实习", "设计师",
+                     "顾问", "负责人", "组长", "主任", "总裁", "总经理", "研究员", "分析师", "运维", "测试", "教师",
+                     "讲师", "教授", "会计", "销售", "代表", "创始人", "合伙人", "首席", "高级", "资深", "主管",
+                     "技术主管", "志愿者", "成员", "队长", "部长", "干事", "编辑", "专家", "科学家", "程序员",
+                     "提交者", "维护者", "贡献者", "组织者", "讲师", "负责人")
+COMPANY_WORDS = (
+    "inc", "ltd", "llc", "gmbh", "corp", "corporation", "company", "co", "plc", "group", "holdings", "labs", "lab",
+    "bank", "technologies", "systems", "solutions", "studio", "studios", "agency", "partners", "consulting",
+    "analytics", "payments", "logistics", "health", "healthcare", "energy", "media", "retail", "mobility",
+    "insurance", "freight", "capital", "ventures", "foundation", "institute", "hospital", "council", "ministry",
+    "department", "government", "association", "society", "cloud", "games", "networks", "digital", "services",
+    "industries", "international", "global", "airlines", "university", "college", "school", "ag", "sa", "bv",
+    "pty", "limited", "enterprises", "trust", "charity", "club", "museum", "library", "press", "publishing",
+    "community", "bank", "meetup",
+)
+COMPANY_WORDS_ZH = ("公司", "集团", "有限", "科技", "银行", "研究院", "研究所", "大学", "学院", "医院", "工作室",
+                    "事务所", "中心", "网络", "软件", "信息", "股份", "智能云", "云计算", "协会", "基金会", "学会",
+                    "政府", "委员会", "出版社", "电视台", "报社", "社区", "图书馆")
+SCHOOL_WORDS = ("university", "college", "school", "institute", "academy", "polytechnic", "conservatory",
+                "coursera", "edx", "udacity", "udemy", "online", "campus", "seminary", "universität", "université",
+                "大学", "学院", "学校", "中学", "高中", "研究生院", "研究院", "大學")
+DEGREE_WORDS = ("bachelor", "bachelors", "master", "masters", "phd", "ph.d", "doctor", "doctorate", "bsc", "msc",
+                "ba", "ma", "bs", "ms", "mba", "beng", "meng", "b.eng", "m.eng", "b.s", "m.s", "b.a", "m.a", "b.sc",
+                "m.sc", "associate", "diploma", "certificate", "certification", "degree", "honours", "hons", "gcse",
+                "a-levels", "llb", "llm", "md", "bba", "mphil", "dphil", "major", "minor", "course", "program",
+                "programme", "学士", "硕士", "博士", "本科", "研究生", "专科", "大专", "证书", "文凭", "学位", "双学位",
+                "辅修", "进修", "专业")
+
+
+def heading_key(text: str) -> str:
+    text = text.casefold().replace("&", " ").replace("＆", " ")
+    text = _PUNCTUATION.sub(" ", text)
+    words = [w for w in text.split() if w not in ("and", "of", "my")]
+    return " ".join(words)
+
+
+def section_of(text: str) -> str | None:
+    """The section a heading names, or None. "Work Experience", "工作经历", "工作经历 EXPERIENCE"."""
+    key = heading_key(text)
+    if not key or len(key) > 60:
+        return None
+    if key in _BY_NAME:
+        return _BY_NAME[key]
+    cjk = "".join(_CJK_RUN.findall(key))
+    latin = " ".join(_CJK_RUN.sub(" ", key).split())
+    if cjk and latin:
+        first, second = _BY_NAME.get(cjk), _BY_NAME.get(latin)
+        if first and first == second:
+            return first
+        if first and second and {first, second} <= {"summary", "contact"}:
+            return first
+    if cjk and not latin:
+        return _BY_NAME.get(cjk)
+    return None
+
+
+HEADLINE_LABELS = ("求职意向", "意向职位", "目标职位", "应聘职位", "职位", "position", "headline", "title",
+                   "target role", "desired position")
+_HEADLINE_WORDS = "|".join(re.escape(label) for label in sorted(HEADLINE_LABELS, key=len, reverse=True))
+_HEADLINE = re.compile(rf"^(?:(?:{_HEADLINE_WORDS})\s*[:：]?\s*)+", re.IGNORECASE)
+
+
+def headline(text: str) -> str | None:
+    """The job title of a labelled header line ("求职意向 Position: Platform Engineer"), else None."""
+    match = _HEADLINE.match(text.strip())
+    rest = text.strip()[match.end():].strip() if match else ""
+    return rest or None
+
+
+def strip_label(text: str) -> str:
+    """A contact item without its label: "Email: ada@example.com", "电话 Phone 138 0013 8000"."""
+    return _LABEL.sub("", text.strip()).strip()
+
+
+def is_label(text: str) -> bool:
+    """A contact label alone ("Email", "电话 Phone"), as a sidebar prints above each detail."""
+    return bool(text.strip()) and not strip_label(text.rstrip(":： "))
+
+
+def _words(text: str) -> list[str]:
+    found = re.findall(r"[a-z][a-z.\-]*[a-z]|[a-z]", text.casefold())
+    return found + [part for word in found if "-" in word for part in word.split("-")] + \
+        [word.rstrip(".") for word in found]
+
+
+def _score(text: str, latin: tuple[str, ...], chinese: tuple[str, ...]) -> int:
+    words = set(_words(text))
+    return sum(1 for w in latin if w in words) + sum(1 for w in chinese if w in text)
+
+
+def position_score(text: str) -> int:
+    """Job-title words less employer words; a title ends with its role ("... Engineer", "...架构师"),
+    so a role word at the end counts twice."""
+    latin = [w for w in re.findall(r"[a-z][a-z\-]*", text.casefold())]
+    ending = (bool(latin) and latin[-1] in POSITION_WORDS and not re.search(r"[\u3400-\u9fff]\s*$", text)) \
+        or any(text.rstrip().endswith(word) for word in POSITION_WORDS_ZH)
+    return (_score(text, POSITION_WORDS, POSITION_WORDS_ZH) + ending
+            - _score(text, COMPANY_WORDS, COMPANY_WORDS_ZH))
+
+
+def degree_score(text: str) -> int:
+    return _score(text, DEGREE_WORDS, DEGREE_WORDS) - _score(text, SCHOOL_WORDS, SCHOOL_WORDS)

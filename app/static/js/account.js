@@ -1,0 +1,11 @@
+// The account page: profile and preferences (account-profile.js), password and two-factor sign-in
+// (account-security.js), linked sign-in accounts (account-identities.js). Each talks to the JSON API.
+import { initProfile, initPreferences } from "./account-profile.js";
+import { initPassword, initTwoFactor } from "./account-security.js";
+import { initIdentities } from "./account-identities.js";
+
+initProfile();
+initPreferences();
+initPassword();
+initTwoFactor();
+initIdentities();

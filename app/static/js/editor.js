@@ -1,0 +1,109 @@
+// The resume editor: fills the form from GET /api/resumes/<id>, keeps the resume object in step
+// with every input (data-field is the path of the value in the resume) and hands changes to the
+// autosave (editor_save.js). After each save the scores are shown again and "resume:saved" is
+// dispatched (by the saver) for the preview, export and share panel. Restoring an earlier version
+// (history.js) saves what was typed first, then fills the form again from the restored resume.
+import { request, showError } from "./api.js";
+import { t } from "./i18n.js";
+import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_entries.js";
+import { SectionOrder } from "./editor_order.js";
+import { Saver } from "./editor_save.js";
+import { setUpHistory } from "./history.js";
+
+const root = document.getElementById("editor");
+const form = document.getElementById("editor-form");
+const live = document.getElementById("editor-live");
+
+function showScores(resume) {
+  for (const [id, score] of [["ats-score", resume.atsScore], ["keyword-score", resume.keywordMatchScore]]) {
+    document.getElementById(id).textContent = score == null ? t("Not scored yet") : `${score} / 100`;
+  }
+}
+
+function fillTemplates(select, templates) {
+  select.replaceChildren(...templates.map((template) => new Option(
+    template.tier === "premium" ? `${template.name} · ${t("Premium")}` : template.name, template.id)));
+}
+
+async function start() {
+  const id = root.dataset.resumeId;
+  let resume, templates;
+  try {
+    [resume, templates] = await Promise.all([request("GET", `/api/resumes/${encodeURIComponent(id)}`),
+                                             request("GET", "/api/templates")]);
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  const state = {};
+  const select = form.querySelector('[data-field="templateId"]');
+  const heading = document.title; // "Edit resume: <title> · <service>"
+  const titlePrefix = heading.slice(0, heading.indexOf(": ") + 2);
+  const titleSuffix = heading.slice(heading.lastIndexOf(" · "));
+  let savedTemplate = resume.templateId;
+  const saver = new Saver(id, state, {
+    status: document.getElementById("save-state"),
+    onSaved(saved) {
+      showScores(saved);
+      savedTemplate = saved.templateId;
+      document.title = titlePrefix + saved.title + titleSuffix;
+    },
+    revertTemplate() { // a template the plan does not include: show the one the resume uses
+      state.templateId = savedTemplate;
+      select.value = savedTemplate;
+    },
+  });
+  const announce = (message) => { live.textContent = message; };
+  const lists = new EntryLists(form, null, saver, announce);
+  const order = new SectionOrder(document.getElementById("body-sections"), saver, announce);
+
+  // Show `saved` (the resume as the API answered it) in every input, list and section place.
+  const fill = (saved) => {
+    Object.assign(state, {
+      title: saved.title, status: saved.status, templateId: saved.templateId,
+      contentJson: saved.contentJson, sectionsVisibility: saved.sectionsVisibility,
+      targetJobDescription: saved.targetJobDescription ?? "",
+    });
+    lists.content = state.contentJson;
+    for (const input of form.querySelectorAll("[data-field]:not([data-list])")) {
+      if (!input.closest("li.entry")) writeInput(input, getPath(state, input.dataset.field));
+    }
+    lists.renderAll();
+    order.apply(state.contentJson);
+  };
+
+  fillTemplates(select, templates);
+  fill(resume);
+  showScores(resume);
+  form.removeAttribute("aria-busy");
+
+  const onEdit = (event) => {
+    const input = event.target;
+    const path = input.dataset?.field;
+    if (!path || input.dataset.list) return;
+    setPath(state, path, readInput(input));
+    saver.changed(path);
+  };
+  form.addEventListener("input", onEdit);
+  form.addEventListener("change", (event) => { // tidy a list when its input is left: "a,,b " -> "a, b"
+    const input = event.target;
+    if (input.dataset?.field && input.dataset.kind) writeInput(input, getPath(state, input.dataset.field));
+  });
+  form.addEventListener("submit", (event) => event.preventDefault());
+
+  setUpHistory({
+    sections: order.defaults,
+    settle: () => saver.settle(),
+    busy(on) {
+      form.inert = on;
+      form.setAttribute("aria-busy", String(on));
+    },
+    restored(restoredResume) {
+      saver.reset();
+      fill(restoredResume);
+      saver.announceSaved(restoredResume);
+    },
+  });
+}
+
+start();

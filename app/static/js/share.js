@@ -1,0 +1,131 @@
+// Share: the resume's public link (GET/POST/PUT /api/resumes/<id>/share): on and off, password,
+// expiry, download and comments allowed, the link to copy, its views and last view; and the
+// comments visitors left on the share page (GET /api/resumes/<id>/comments), for the owner.
+import { request, showError, toast } from "./api.js";
+import { formatTime, resumePath, st } from "./side_common.js";
+
+const form = document.getElementById("share-form");
+const $ = (id) => document.getElementById(id);
+let share = null; // the share's settings, or null before the first share
+
+function localInput(iso) {
+  const date = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function render() {
+  const on = Boolean(share?.isEnabled);
+  form.elements.isEnabled.checked = on;
+  $("share-badge").textContent = on ? st("Shared") : share ? st("Sharing is off") : st("Not shared");
+  $("share-badge").dataset.state = on ? "on" : "off";
+  $("share-details").hidden = !on;
+  form.setAttribute("aria-busy", "false");
+  if (!share) return;
+  $("share-url").value = share.shareUrl;
+  form.elements.allowDownload.checked = share.allowDownload;
+  form.elements.allowComments.checked = share.allowComments;
+  const views = st("Views: {n}", { n: share.viewCount });
+  $("share-stats").textContent = `${views} · ${share.lastViewedAt
+    ? st("Last viewed {time}", { time: formatTime(share.lastViewedAt) }) : st("Not viewed yet")}`;
+  $("share-password-state").textContent = share.hasPassword ? st("Protected by a password.") : st("No password.");
+  $("share-password-remove").hidden = !share.hasPassword;
+  $("share-expiry-state").textContent = share.expiresAt
+    ? st("Expires {time}", { time: formatTime(share.expiresAt) }) : st("Never");
+  $("share-expires").value = share.expiresAt ? localInput(share.expiresAt) : "";
+  $("share-expires-remove").hidden = !share.expiresAt;
+}
+
+async function load() {
+  try {
+    share = await request("GET", `${resumePath}/share`);
+  } catch (error) {
+    if (error.code !== "SHARE_NOT_FOUND") showError(error, form);
+    share = null;
+  }
+  render();
+}
+
+// Apply a change: POST creates the link the first time, PUT changes it afterwards.
+async function change(fields, done) {
+  form.setAttribute("aria-busy", "true");
+  try {
+    const answer = await request(share ? "PUT" : "POST", `${resumePath}/share`, fields);
+    share = { lastViewedAt: null, ...share, ...answer };
+    render();
+    for (const old of form.querySelectorAll(".field-error")) old.remove();
+    toast(done || st("Share settings saved."));
+    return true;
+  } catch (error) {
+    render();
+    showError(error, form);
+    return false;
+  }
+}
+
+async function copyLink() {
+  const input = $("share-url");
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast(st("Link copied."));
+  } catch {
+    input.focus();
+    input.select(); // the person copies it themselves
+    toast(st("The link is selected: press Ctrl+C (or ⌘C) to copy it."));
+  }
+}
+
+async function loadComments() {
+  const list = $("comments");
+  let comments;
+  try {
+    comments = await request("GET", `${resumePath}/comments`);
+  } catch (error) {
+    showError(error, list.parentElement);
+    return;
+  }
+  if (!comments.length) {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.textContent = st("No comments yet.");
+    list.replaceChildren(empty);
+    return;
+  }
+  list.replaceChildren(...comments.map((comment) => {
+    const item = document.createElement("li");
+    const head = document.createElement("p");
+    const name = document.createElement("strong");
+    name.textContent = comment.name;
+    const time = document.createElement("time");
+    time.dateTime = comment.createdAt;
+    time.textContent = formatTime(comment.createdAt);
+    head.append(name, " ", time);
+    const text = document.createElement("p");
+    text.className = "comment-text";
+    text.textContent = comment.text;
+    item.append(head, text);
+    return item;
+  }));
+}
+
+if (form) {
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("change", (event) => {
+    const name = event.target.name;
+    if (["isEnabled", "allowDownload", "allowComments"].includes(name)) change({ [name]: event.target.checked });
+  });
+  $("share-copy").addEventListener("click", copyLink);
+  $("share-password-set").addEventListener("click", async () => {
+    const input = $("share-password");
+    if (await change({ password: input.value }, st("Password set."))) input.value = "";
+  });
+  $("share-password-remove").addEventListener("click", () => change({ password: null }, st("Password removed.")));
+  $("share-expires-set").addEventListener("click", () => {
+    const value = $("share-expires").value;
+    change({ expiresAt: value ? new Date(value).toISOString() : null });
+  });
+  $("share-expires-remove").addEventListener("click", () => change({ expiresAt: null }));
+  $("comments-refresh").addEventListener("click", loadComments);
+  load();
+  loadComments();
+}

@@ -1,0 +1,84 @@
+"""A fake OpenAI-compatible chat-completions service, served over real HTTP on loopback.
+
+``POST /v1/chat/completions`` records the request (body and Authorization header) and answers a chat
+completion whose content suits what was asked (a summary, a cover letter, or a JSON object of bullets
+when ``response_format`` asks for JSON). Tests change its behaviour: ``content`` replaces the content,
+``raw`` the whole body, ``status`` the status; ``hang`` makes it wait (until ``release`` or 30 s) before
+answering, so a caller's time-out passes.
+"""
+from __future__ import annotations
+
+import json
+import threading
+
+from flask import Flask, Response, request
+from werkzeug.serving import make_server
+
+from tests.auth.fake_provider import QuietHandler
+
+MODEL = "fake-writer-1"
+API_KEY = "sk-test-do-not-leak-4f9a"
+SUMMARY = "Backend engineer with eight years of Python and PostgreSQL, building payment APIs that stay up."
+LETTER = ("Dear hiring team,\n\nI am applying for the Backend Engineer role. For eight years I have built "
+          "payment APIs in Python and PostgreSQL.\n\nAt Acme I led the move to a queue-based design.\n\n"
+          "Kind regards,\nAda Lovelace")
+BULLETS = ["Led the move of the payment API to a queue-based design", "Cut p99 latency by 40 % with caching",
+           "Mentored four engineers"]
+
+
+class FakeOpenAI:
+    def __init__(self):
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._released = threading.Event()
+        self.reset()
+        app = Flask("fake-openai")
+        app.add_url_rule("/v1/chat/completions", view_func=self._complete, methods=["POST"])
+        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def settings(self) -> dict[str, str]:
+        """The variables that point the app at this service."""
+        return {"AI_BASE_URL": self.url, "AI_MODEL": MODEL, "AI_API_KEY": API_KEY}
+
+    def reset(self) -> None:
+        self.content: str | None = None
+        self.raw: bytes | None = None
+        self.status = 200
+        self.hang = False
+        self._released.set()
+        with self._lock:
+            self.requests.clear()
+
+    def release(self) -> None:
+        """End a hang (the caller has given up by then)."""
+        self._released.set()
+
+    def close(self) -> None:
+        self.release()
+        self.server.shutdown()
+        self.server.server_close()
+
+    def _complete(self):
+        body = request.get_json(force=True)
+        with self._lock:
+            self.requests.append({"body": body, "authorization": request.headers.get("Authorization")})
+        if self.hang:
+            self._released.clear()
+            self._released.wait(30)
+        if self.status != 200:
+            return Response(json.dumps({"error": {"message": f"upstream secret trouble {API_KEY}"}}),
+                            status=self.status, mimetype="application/json")
+        if self.raw is not None:
+            return Response(self.raw, mimetype="application/json")
+        return {"id": "chatcmpl-1", "object": "chat.completion", "model": MODEL,
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": self._content(body)}}]}
+
+    def _content(self, body: dict) -> str:
+        if self.content is not None:
+            return self.content
+        if (body.get("response_format") or {}).get("type") == "json_object":
+            return json.dumps({"bullets": BULLETS})
+        return LETTER if "cover letter" in body["messages"][0]["content"] else SUMMARY

@@ -1,0 +1,98 @@
+"""Real processes for fault tests: a redis-server of the test's own, and ``flask worker`` processes.
+
+The machine's shared Redis is never stopped or frozen: a test that needs a
+Redis outage starts its own server on a free port and stops (SIGTERM),
+freezes (SIGSTOP) or kills it.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import redis
+
+from tests.support import free_port, wait_until
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class RedisServer:
+    """A redis-server of this test's own, on a free port; it keeps nothing on disk."""
+
+    def __init__(self, tmp: Path):
+        self.port, self.tmp, self.process = free_port(), tmp, None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no", "--dir", str(self.tmp)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url, socket_timeout=1)
+        wait_until(lambda: answers(client), timeout=10)
+
+    def freeze(self) -> None:
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.thaw()
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def answers(client) -> bool:
+    try:
+        return client.ping()
+    except Exception:
+        return False
+
+
+class Workers:
+    """``flask worker`` processes, configured by ``env``, logging to one file."""
+
+    def __init__(self, env: dict, log: Path):
+        self.env, self.log, self.processes = env, log, []
+
+    def start(self) -> subprocess.Popen:
+        with open(self.log, "ab") as out:
+            process = subprocess.Popen([sys.executable, "-m", "flask", "worker"], cwd=ROOT, env=self.env,
+                                       stdout=out, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        return process
+
+    def stop_all(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
+def children_of(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def worker_env(test_env: dict, redis_url: str, **extra) -> dict:
+    return {**os.environ, **test_env, "FLASK_APP": "app", "REDIS_URL": redis_url, **extra}
