@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, text
 
 from app import create_app
 from app.config import config_for
-from app.queue import QUEUE_NAMES
+from app.queue import LANES, QUEUE_NAMES
 from tests.support import PASSWORD, Mailbox, start_smtp_server, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,6 +107,16 @@ def worker_process(app, test_env, tmp_path_factory):
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "flask", "worker"], cwd=ROOT, env=env,
                                 stdout=out, stderr=subprocess.STDOUT)
+    # Every lane's worker has said hello to Redis before the first test enqueues: on a CI machine busy
+    # with two passes, the import alone can take longer than a test's wait for its job.
+    from rq import Worker
+
+    def ready() -> bool:
+        if proc.poll() is not None:
+            pytest.fail(f"flask worker exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
+        return len(Worker.all(connection=app.extensions["jobs"].connection)) >= len(LANES)
+
+    wait_until(ready, timeout=90)
     yield proc
     proc.terminate()
     try:
@@ -126,7 +136,13 @@ def drain_jobs(app, timeout: float = 20.0) -> None:
         return all(Queue(name, connection=conn).count == 0
                    and StartedJobRegistry(name, connection=conn).count == 0 for name in QUEUE_NAMES)
 
-    wait_until(idle, timeout)
+    try:
+        wait_until(idle, timeout)
+    except AssertionError:
+        busy = {name: (Queue(name, connection=conn).get_job_ids(),
+                       StartedJobRegistry(name, connection=conn).get_job_ids()) for name in QUEUE_NAMES}
+        raise AssertionError(f"jobs still queued or running after {timeout} s (queue: (queued, started)): "
+                             f"{ {name: ids for name, ids in busy.items() if ids != ([], [])} }") from None
     for name in QUEUE_NAMES:
         registry = ScheduledJobRegistry(name, connection=conn)
         for job_id in registry.get_job_ids():
@@ -138,15 +154,18 @@ def _clean(app, worker_process, mailbox):
     from app.extensions import db, limiter
 
     yield
-    drain_jobs(app)
-    with app.app_context():
-        for table in reversed(db.metadata.sorted_tables):
-            if table.name not in REFERENCE_TABLES:
-                db.session.execute(table.delete())
-        db.session.commit()
-    limiter.reset()
-    mailbox.clear()
-    shutil.rmtree(app.config["STORAGE_DIR"], ignore_errors=True)  # stored exports
+    try:
+        drain_jobs(app)
+    finally:  # a drain that times out fails its own test, not every test after it
+        with app.app_context():
+            db.session.rollback()
+            for table in reversed(db.metadata.sorted_tables):
+                if table.name not in REFERENCE_TABLES:
+                    db.session.execute(table.delete())
+            db.session.commit()
+        limiter.reset()
+        mailbox.clear()
+        shutil.rmtree(app.config["STORAGE_DIR"], ignore_errors=True)  # stored exports
 
 
 @pytest.fixture
