@@ -131,14 +131,14 @@ def restore(user: User, resume_id: str, version_id: str) -> Resume:
     if before == target:
         return resume
     if target.template_id != before.template_id:
-        resume.template = service._usable_template(user, target.template_id)
+        resume.template = service.usable_template(user, target.template_id)
     resume.title = target.title
     resume.content_json = copy.deepcopy(target.content_json)
     resume.sections_visibility = dict(target.sections_visibility)
-    service._score(resume)
+    service.score(resume)
     resume.updated_at = utcnow()
     _keep(resume.id, before, "restore")
-    service._record_update(resume, before.changed_fields(target))
+    service.record_update(resume, before.changed_fields(target))
     db.session.commit()
     return resume
 

@@ -43,7 +43,7 @@ def list_templates() -> list[Template]:
     return list(db.session.scalars(db.select(Template).order_by(Template.tier, Template.name)))
 
 
-def _usable_template(user: User, template_id: str) -> Template:
+def usable_template(user: User, template_id: str) -> Template:
     """Raises INVALID_TEMPLATE for an unknown template or a premium one on a basic plan."""
     template = db.session.get(Template, template_id) if plausible_id(template_id) else None
     if template is None:
@@ -102,8 +102,8 @@ def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tu
 
 def create_resume(user: User, data: dict) -> Resume:
     """A DRAFT resume. Commits. Raises INVALID_TEMPLATE, CONTENT_TOO_LARGE, SUBSCRIPTION_LIMIT_EXCEEDED."""
-    template = _usable_template(user, data["templateId"])
-    _count_one_more_resume(user)
+    template = usable_template(user, data["templateId"])
+    count_one_more_resume(user)
     visibility = {section: True for section in SECTIONS} | data.get("sectionsVisibility", {})
     now = utcnow()
     resume = Resume(id=new_id(), user_id=user.id, title=data["title"], status="DRAFT", template=template,
@@ -111,14 +111,14 @@ def create_resume(user: User, data: dict) -> Resume:
                     content_json=_checked_content(data.get("contentJson") or empty_content()),
                     sections_visibility=visibility,
                     target_job_description=data.get("targetJobDescription"))
-    _score(resume)
+    score(resume)
     db.session.add(resume)
-    _record_created(resume)
+    record_created(resume)
     db.session.commit()
     return resume
 
 
-def _record_created(resume: Resume) -> None:
+def record_created(resume: Resume) -> None:
     record_event("resume.created", resume.user_id, {"resume": {
         "id": resume.id, "title": resume.title, "status": resume.status, "user_id": resume.user_id,
         "template_id": resume.template.id, "created_at": format_timestamp(resume.created_at)}})
@@ -132,7 +132,7 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
     resume = get_owned_resume(user, resume_id)
     before = history.State.of(resume)
     if "templateId" in data and data["templateId"] != resume.template_id:
-        resume.template = _usable_template(user, data["templateId"])
+        resume.template = usable_template(user, data["templateId"])
     for field, attribute in (("title", "title"), ("status", "status"),
                              ("targetJobDescription", "target_job_description")):
         if field in data:
@@ -142,11 +142,11 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
     if "sectionsVisibility" in data:
         resume.sections_visibility = resume.sections_visibility | data["sectionsVisibility"]
     if {"contentJson", "targetJobDescription"} & data.keys():
-        _score(resume)
+        score(resume)
     if data:
         resume.updated_at = utcnow()  # any change, even one SQLAlchemy sees as none, moves it up the list
         history.keep_edit(resume, before)
-        _record_update(resume, [field for field in UPDATE_FIELDS if field in data])
+        record_update(resume, [field for field in UPDATE_FIELDS if field in data])
     db.session.commit()
     return resume
 
@@ -155,7 +155,7 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
 UPDATE_FIELDS = ("title", "status", "templateId", "contentJson", "sectionsVisibility", "targetJobDescription")
 
 
-def _record_update(resume: Resume, changed_fields: list[str]) -> None:
+def record_update(resume: Resume, changed_fields: list[str]) -> None:
     record_event("resume.updated", resume.user_id, {"resume": {
         "id": resume.id, "title": resume.title, "status": resume.status, "user_id": resume.user_id,
         "template_id": resume.template_id, "updated_at": format_timestamp(resume.updated_at),
@@ -183,17 +183,17 @@ def duplicate_resume(user: User, resume_id: str) -> Resume:
     offers: creating with it would be refused too), SUBSCRIPTION_LIMIT_EXCEEDED.
     """
     source = get_owned_resume(user, resume_id)
-    template = _usable_template(user, source.template_id)
-    _count_one_more_resume(user)
+    template = usable_template(user, source.template_id)
+    count_one_more_resume(user)
     now = utcnow()
     duplicate = Resume(id=new_id(), user_id=user.id, status="DRAFT", template=template, created_at=now,
                        updated_at=now, title=source.title[:200 - len(COPY_SUFFIX)].rstrip() + COPY_SUFFIX,
                        content_json=copy.deepcopy(source.content_json),
                        sections_visibility=dict(source.sections_visibility),
                        target_job_description=source.target_job_description)
-    _score(duplicate)
+    score(duplicate)
     db.session.add(duplicate)
-    _record_created(duplicate)
+    record_created(duplicate)
     db.session.commit()
     return duplicate
 
@@ -206,7 +206,7 @@ def recount_live_resumes() -> None:
     db.session.execute(update(User).values(live_resumes=live))
 
 
-def _count_one_more_resume(user: User) -> None:
+def count_one_more_resume(user: User) -> None:
     """Add one to the user's live resumes, in a single conditional update: two creates racing for
     the last place of a plan cannot both get it. Raises SUBSCRIPTION_LIMIT_EXCEEDED."""
     plan = plan_for(user.subscription_type)
@@ -219,7 +219,7 @@ def _count_one_more_resume(user: User) -> None:
                        {"limit": plan.resumes_limit, "resource": "resumes"})
 
 
-def _score(resume: Resume) -> None:
+def score(resume: Resume) -> None:
     resume.ats_score, resume.keyword_match_score = scoring.scores(resume.content_json,
                                                                   resume.target_job_description)
 
@@ -269,8 +269,8 @@ def _replace_projects(resume: Resume, projects: list[dict]) -> None:
     # A new dict: SQLAlchemy only notices a JSON column change by assignment.
     before = history.State.of(resume)
     resume.content_json = _checked_content({**resume.content_json, "projects": projects})
-    _score(resume)
+    score(resume)
     resume.updated_at = utcnow()
     history.keep_edit(resume, before)
-    _record_update(resume, ["contentJson"])
+    record_update(resume, ["contentJson"])
     db.session.commit()

@@ -60,7 +60,7 @@ def restore(user: User, resume_id: str) -> Resume:
     ) if plausible_id(resume_id) else None
     if resume is None:
         return service.get_owned_resume(user, resume_id)
-    service._count_one_more_resume(user)
+    service.count_one_more_resume(user)
     if resume.share is not None and resume.share.is_enabled:
         shares._check_share_limit(user, resume.id)
     # Conditional: of two restores at once, one brings it back and counts it; the other finds it live.
@@ -69,7 +69,7 @@ def restore(user: User, resume_id: str) -> Resume:
     if not restored:
         db.session.rollback()
         return service.get_owned_resume(user, resume_id)
-    service._record_created(resume)
+    service.record_created(resume)
     db.session.commit()
     return resume
 
