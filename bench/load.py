@@ -38,7 +38,8 @@ class Server:
         # The deployed settings (gunicorn.conf.py) with a loopback bind and a fixed worker model (sync:
         # gunicorn would switch to gthread with the deployed threads).
         command = [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py"),
-                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(WORKERS), "--worker-class", "sync", "--threads", "1",
+                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(WORKERS), "--worker-class", "sync",
+                   "--threads", "1",
                    target]
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,

@@ -44,4 +44,3 @@ def test_healthz_answers_200_while_the_database_is_unreachable(make_app):
     app = make_app(DATABASE_URL=UNREACHABLE_DATABASE)
 
     assert app.test_client().get("/healthz").status_code == 200
-

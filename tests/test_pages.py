@@ -443,7 +443,7 @@ def test_forgot_password_form_answers_the_same_for_an_unknown_email_and_mails_no
     ("/reset-password", {"token": "anything", "password": NEW_PASSWORD}),
 ])
 def test_form_posts_from_another_site_are_refused_with_a_403_page(client, app, mailbox, query, make_user,
-                                                                   path, values):
+                                                                  path, values):
     needs_account = path in ("/forgot-password", "/resend-verification")
     if needs_account:
         make_user("victim@example.com", verified=path == "/forgot-password")

@@ -170,7 +170,7 @@ def test_gunicorn_waits_well_beyond_the_longest_export_wait():
 
 # A frozen Redis ---------------------------------------------------------------------------------
 def test_the_api_answers_quickly_while_redis_is_frozen_and_nothing_is_lost(make_app, make_user, redis_server,
-                                                                          workers, query):
+                                                                           workers, query):
     app = make_app(REDIS_URL=redis_server.url, WEBHOOK_SWEEP_INTERVAL="1", WEBHOOK_SWEEP_GRACE="1",
                    RATELIMIT_AUTHENTICATED="100000 per minute", REDIS_SOCKET_TIMEOUT="0.3")
     workers.env.update(WEBHOOK_SWEEP_INTERVAL="1", WEBHOOK_SWEEP_GRACE="1")
@@ -256,7 +256,7 @@ def test_the_scheduler_lives_through_a_redis_outage(make_app, redis_server, work
 
 
 def test_a_killed_worker_leaves_no_process_behind_and_a_new_one_schedules_at_once(make_app, redis_server,
-                                                                                 workers):
+                                                                                  workers):
     app = make_app(REDIS_URL=redis_server.url)
     first = workers.start()
     delayed_job_runs(app, 20, workers)

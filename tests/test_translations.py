@@ -19,8 +19,8 @@ def _messages(po: Path):
 
 
 def test_there_is_a_catalogue_per_area():
-    assert {po.parts[-4] for po in CATALOGUES} >= {"shell", "dashboard", "editor", "side", "account", "billing", "emails",
-                                                  "webhooks", "public"}
+    assert {po.parts[-4] for po in CATALOGUES} >= {"shell", "dashboard", "editor", "side", "account", "billing",
+                                                   "emails", "webhooks", "public"}
 
 
 @pytest.mark.parametrize("po", CATALOGUES, ids=[po.parts[-4] for po in CATALOGUES])

@@ -13,7 +13,6 @@ from app.auth.schemas import Password
 from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictString, Timestamp
 
 
-
 class TimeZone(StrictString):
     """An IANA time zone name (``Asia/Shanghai``), from the bundled tz database."""
 

@@ -244,7 +244,7 @@ def _pool(target: Target, deadline: Deadline, ca_certs: str | None) -> HTTPConne
     # The certificate must be valid for the name in the URL, not for the address connected to.
     name = target.host.rstrip(".")
     return HTTPSPool(**options, cert_reqs="CERT_REQUIRED", ca_certs=ca_certs, server_hostname=name,
-                      assert_hostname=name)
+                     assert_hostname=name)
 
 
 def _request_headers(target: Target, headers: dict[str, str] | None, user_agent: str) -> dict[str, str]:

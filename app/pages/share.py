@@ -109,7 +109,6 @@ def share_comment(token: str):
     return response
 
 
-
 @bp.get("/share/<token>/download")
 @limiter.limit(configured("SHARE_DOWNLOAD"), key_func=address_and_token_key, scope="share-download")
 def share_download(token: str):

@@ -123,7 +123,8 @@ def test_a_private_address_is_not_fetched_in_production_settings(make_app, make_
         session.commit()
     query(update)
     client = strict.test_client()
-    assert client.post("/api/auth/signin", json={"email": user["email"], "password": user["password"]}).status_code == 200
+    assert client.post("/api/auth/signin",
+                       json={"email": user["email"], "password": user["password"]}).status_code == 200
     assert client.get("/account/avatar").status_code == 404
     assert _Photos.hits == 0
 

@@ -163,7 +163,7 @@ def test_bearer_requests_are_counted_and_cookie_and_token_requests_are_not(app, 
 
 
 def test_past_the_plans_limit_bearer_requests_get_429_until_the_period_resets(app, client, make_user, login,
-                                                                                query):
+                                                                              query):
     user = make_user()
     login(user)
     token = password_grant(client, user).get_json()["access_token"]

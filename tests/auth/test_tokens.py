@@ -79,7 +79,7 @@ def test_an_unverified_email_gets_403_email_not_verified(client, make_user):
 
 
 @pytest.mark.parametrize("body", [{"grant_type": "client_credentials"}, {"grant_type": "authorization_code",
-                                                                           "code": "x"},
+                                                                         "code": "x"},
                                   {}, {"grant_type": None}, {"grant_type": 1}])
 def test_another_or_no_grant_type_is_a_validation_error_naming_it(client, body):
     response = client.post("/api/auth/token", json=body)

@@ -84,7 +84,7 @@ def test_a_totp_code_is_not_accepted_twice(app, client, two_factor_user):
 
 
 def test_once_a_step_is_used_earlier_steps_are_refused_and_later_ones_work(app, clock, client, two_factor_user,
-                                                                          query):
+                                                                           query):
     user, setup = two_factor_user
     assert signin(client, user, code=totp(app, setup["secret"], steps=1)).status_code == 200  # a fast phone
     assert code_of(signin(client, user, code=totp(app, setup["secret"]))) == "INVALID_TWO_FACTOR_CODE"

@@ -27,7 +27,7 @@ def mid_period(query, user_id, clock):
     ("none", 0.0, PREMIUM_PRICE, PREMIUM_PRICE),
 ])
 def test_an_upgrade_preview_shows_the_proration_and_the_charges(client, user, query, clock, behavior, proration,
-                                                                 due_now, next_amount):
+                                                                due_now, next_amount):
     mid_period(query, user["id"], clock)
 
     response = preview(client, "upgrade", planId="premium", paymentMethodId="pm_card_visa",
@@ -61,7 +61,7 @@ def test_the_previewed_upgrade_is_what_the_upgrade_charges(client, user, query, 
 
 @pytest.mark.parametrize("action,plan_id", [("downgrade", "free"), ("cancel", None)])
 def test_a_downgrade_or_cancel_preview_takes_effect_at_the_period_end_with_nothing_to_pay(client, user, action,
-                                                                                         plan_id):
+                                                                                          plan_id):
     subscribe(client)
     before = subscription_of(client)
 
@@ -69,7 +69,7 @@ def test_a_downgrade_or_cancel_preview_takes_effect_at_the_period_end_with_nothi
 
     assert data["effectiveDate"] == before["currentPeriodEnd"]
     assert (data["planId"], data["prorationAmount"], data["amountDueNow"], data["nextBilling"]) == ("free", 0, 0,
-                                                                                                   None)
+                                                                                                    None)
     assert subscription_of(client) == before  # nothing was scheduled
 
 

@@ -127,7 +127,7 @@ def test_a_new_account_has_a_free_active_subscription_with_monthly_periods(clien
     assert list(data) == ["id", "type", "status", "currentPeriodStart", "currentPeriodEnd", "cancelAtPeriodEnd",
                           "trialEnd", "plan", "usage", "paymentMethod", "nextBilling", "pendingType"]
     assert (data["type"], data["status"], data["cancelAtPeriodEnd"], data["trialEnd"]) == ("FREE", "ACTIVE", False,
-                                                                                          None)
+                                                                                           None)
     assert timestamp(data["currentPeriodEnd"]) == add_months(timestamp(data["currentPeriodStart"]), 1)
     assert data["plan"] == {"id": "free", "name": "Free", "price": 0.0, "currency": "USD", "interval": "month",
                             "features": ["Basic templates"]}
@@ -439,7 +439,7 @@ BODIES = {"upgrade": {"planId": "premium", "paymentMethodId": "pm_card_visa"}, "
 
 @pytest.mark.parametrize("action,behavior,amount,effective", PRORATION_TABLE)
 def test_proration_and_effective_date_of_each_action_and_behavior(client, user, query, clock, action, behavior,
-                                                                   amount, effective):
+                                                                  amount, effective):
     if action != "upgrade":
         subscribe(client)
     start, end = clock.now() - 10 * DAY, clock.now() + 20 * DAY
@@ -466,7 +466,7 @@ def test_an_upgrade_prorates_the_unused_part_of_the_period_to_the_cent(client, u
 
 
 def test_create_prorations_keeps_the_period_and_bills_the_proration_with_the_renewal(app, client, user, query,
-                                                                                    clock):
+                                                                                     clock):
     start, end = clock.now() - 10 * DAY, clock.now() + 20 * DAY
     set_subscription(query, user["id"], current_period_start=start, current_period_end=end)
 
@@ -742,7 +742,7 @@ def test_a_declined_renewal_makes_the_subscription_past_due(app, client, user, l
 
 
 def test_a_past_due_subscription_stays_past_due_when_the_new_card_is_declined_too(app, client, user, login, query,
-                                                                                 clock):
+                                                                                  clock):
     client.post(authentication_path(subscribe(client, "pm_card_authenticationRequired")))
     past_period_end(query, clock, user["id"])
     run_period_ends(app)
@@ -838,7 +838,7 @@ def test_grant_enterprise_refuses_an_unknown_email(app):
 
 
 def test_an_enterprise_plan_renews_for_nothing_and_can_be_downgraded_to_premium(app, client, user, login, query,
-                                                                               clock):
+                                                                                clock):
     subscribe(client)
     cli(app, "grant-enterprise", user["email"])
     past_period_end(query, clock, user["id"])

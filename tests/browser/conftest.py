@@ -105,7 +105,7 @@ def open_as(browser, live, make_user):
                                       locale="zh-CN" if language == "zh-cn" else "en-US")
         contexts.append(context)
         signed = context.request.post("/api/auth/signin", data={"email": user["email"],
-                                                                 "password": user["password"]})
+                                                                "password": user["password"]})
         assert signed.ok, signed.text()
         prefs = context.request.put("/api/account", data={"preferences": {"language": language, "theme": theme}})
         assert prefs.ok, prefs.text()

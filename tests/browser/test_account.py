@@ -222,8 +222,6 @@ def test_two_factor_set_up_confirm_and_backup_codes_shown_once(open_as, make_use
 # -- linked accounts, through a fake GitHub ---------------------------------------------------------
 
 
-
-
 def test_link_and_unlink_github(browser, oauth_live, make_user):
     user = make_user(email="octo@example.com")
     context = browser.new_context(base_url=oauth_live, viewport={"width": 1440, "height": 900})
@@ -293,7 +291,7 @@ def test_the_page_in_each_language_and_theme(open_as, language, theme):
     page.locator("#password-form button[type=submit]").click()
     expect(page.locator("#error-currentPassword")).to_have_text(refused)
     expect(page.locator("#identity-list")).to_have_text("尚未关联任何账号。" if language == "zh-cn"
-                                                         else "No account is linked.")
+                                                        else "No account is linked.")
     page.screenshot(path=f"/tmp/account-{language}-{theme}.png", full_page=True)
     assert page.script_errors == []
 

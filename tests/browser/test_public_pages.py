@@ -56,8 +56,6 @@ def visit(browser, live):
         context.close()
 
 
-
-
 def heading(page, text: str):
     return page.get_by_role("heading", name=text, exact=True)
 

@@ -27,7 +27,7 @@ def make_resume(page, content=TWO_PAGES, title="Platform engineer") -> str:
     templates = page.request.get("/api/templates").json()["data"]
     basic = next(t for t in templates if t["tier"] == "basic")
     created = page.request.post("/api/resumes", data={"title": title, "templateId": basic["id"],
-                                                       "contentJson": content})
+                                                      "contentJson": content})
     assert created.status == 201, created.text()
     return created.json()["data"]["id"]
 

@@ -92,7 +92,6 @@ class TcpProxy:
                 threading.Thread(target=pump, args=(source, target), daemon=True).start()
 
 
-
 def assert_unavailable(status: int, headers, body: bytes, *, json_body: bool = True) -> None:
     """503 with a short Retry-After and a request id; the JSON envelope (or the HTML error page)
     saying nothing about the database's internals."""

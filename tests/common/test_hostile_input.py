@@ -334,7 +334,7 @@ def test_the_share_pages_forbid_framing_and_inline_script(app, client, protected
 
 def test_the_payment_page_forbids_framing(client, owner):
     response = client.post("/api/account/subscription", json={"planId": "premium",
-                                                               "paymentMethodId": "pm_card_authenticationRequired"})
+                                                              "paymentMethodId": "pm_card_authenticationRequired"})
     url = response.get_json()["data"]["nextAction"]["url"]
 
     page = client.get(url.removeprefix(BASE_URL))

@@ -195,7 +195,7 @@ def access_token(app, make_user, query):
 
     query(unlimited)
     response = app.test_client().post("/api/auth/token", json={"grant_type": "password", "email": user["email"],
-                                                                "password": user["password"]})
+                                                               "password": user["password"]})
     return response.get_json()["access_token"]
 
 

@@ -179,9 +179,9 @@ def resolver(monkeypatch):
             if not state.answers[host]:
                 raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
             return [(socket.AF_INET6, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port, 0, 0))
-                     if ":" in address else
-                     (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))
-                     for address in state.answers[host].pop(0)]
+                    if ":" in address else
+                    (socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port))
+                    for address in state.answers[host].pop(0)]
         if state.forbidden:
             raise AssertionError(f"unexpected lookup of {host!r}")
         return real(host, port, family, type, proto, flags)

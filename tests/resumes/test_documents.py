@@ -199,7 +199,7 @@ def test_full_resume_shows_every_section_in_every_format(template, fmt):
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)
 @pytest.mark.parametrize("content", [None, {}, {"personalInfo": {}, "workExperience": [], "education": [],
-                                              "skills": [], "projects": []}])
+                                                "skills": [], "projects": []}])
 def test_empty_resume_renders_in_every_format(template, fmt, content):
     data = render(fmt, source(template, content, title="Blank slate"))
     seen = text_of(fmt, data)

@@ -122,7 +122,7 @@ def test_a_txt_export_is_readable_plain_text(client, export):
 
 
 @pytest.mark.parametrize("fmt,content_type", [("html", "text/html; charset=utf-8"),
-                                                ("txt", "text/plain; charset=utf-8")])
+                                              ("txt", "text/plain; charset=utf-8")])
 def test_a_text_download_names_its_charset_once(client, export, fmt, content_type):
     file = download(client, export(fmt).get_json()["data"]["downloadUrl"])
     assert file.headers["Content-Type"] == content_type
@@ -245,8 +245,8 @@ def test_the_scheduled_cleanup_deletes_expired_files_and_frees_the_space(app, ow
     assert len(stored_files(app)) == 2
 
     def expire_the_txt(session):
-        session.query(Export).filter_by(format="txt").update({"expires_at": datetime.now(timezone.utc)
-                                                                            - timedelta(seconds=1)})
+        session.query(Export).filter_by(format="txt").update(
+            {"expires_at": datetime.now(timezone.utc) - timedelta(seconds=1)})
         session.commit()
 
     query(expire_the_txt)
@@ -295,7 +295,7 @@ def broken_template(query):
 
 
 def test_a_render_failure_is_export_failed_and_leaves_nothing(app, client, owner, create, broken_template, query,
-                                                               caplog):
+                                                              caplog):
     resume_id = create(templateId=broken_template).get_json()["data"]["id"]
     response = client.post(f"/api/resumes/{resume_id}/export", json={"format": "pdf"})
     assert response.status_code == 500

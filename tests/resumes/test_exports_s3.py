@@ -131,7 +131,7 @@ def test_bad_s3_settings_refuse_to_start(variables, message):
 
 # Exports stored as objects ----------------------------------------------------------------
 def test_a_pdf_export_is_an_object_in_the_bucket_and_downloads_through_files(s3_app, client, owner, export,
-                                                                              bucket, query):
+                                                                             bucket, query):
     response = export("pdf")
     assert response.status_code == 201, response.get_json()
     result = response.get_json()["data"]
@@ -186,8 +186,8 @@ def test_the_cleanup_deletes_expired_objects_and_frees_the_space(s3_app, owner, 
     assert len(bucket.keys()) == 2
 
     def expire_the_txt(session):
-        session.query(Export).filter_by(format="txt").update({"expires_at": datetime.now(timezone.utc)
-                                                                            - timedelta(seconds=1)})
+        session.query(Export).filter_by(format="txt").update(
+            {"expires_at": datetime.now(timezone.utc) - timedelta(seconds=1)})
         session.commit()
 
     query(expire_the_txt)

@@ -4,7 +4,8 @@ The layout checks every shipped template passes (every string, glyphs inside the
 headings kept with their entry, reading order, no split words, page counts) are
 ``test_layout.py``'s matrix. Here, drawn from their shipped files (``migrations/seed/templates_v4/``)
 through the export path and read back with the layout checker: in Atlas no glyph outside its
-column, for every language × length × page size × margin; then what each design promises: Ledger's and Plainsight's plain ATS headings and no tables, Jinghua's
+column, for every language × length × page size × margin; then what each design promises: Ledger's and
+Plainsight's plain ATS headings and no tables, Jinghua's
 bilingual headings and photo at the top right, Atlas's sidebar on every page; and for all four the
 photo slot and hidden sections. Line breaking at CJK punctuation is the PDF renderer's, and is
 checked for every shipped template by ``test_layout.py``.
@@ -79,7 +80,8 @@ def pdf_images(data: bytes) -> list[tuple[int, dict]]:
 # (every string, glyphs in the content box, headings, reading order, split words and length are checked
 # there for every shipped template, these four included)
 
-@pytest.mark.parametrize("case", [c for c in CASES if c[0] == "Atlas"], ids=[i for i in CASE_IDS if i.startswith("Atlas")])
+@pytest.mark.parametrize("case", [c for c in CASES if c[0] == "Atlas"],
+                         ids=[i for i in CASE_IDS if i.startswith("Atlas")])
 def test_atlas_keeps_every_glyph_inside_its_column(case):
     # Without the banner, which spans both columns, every glyph is in the sidebar or the main column.
     doc, _ = rendered(case, visible={"personalInfo": False})
@@ -125,7 +127,7 @@ def test_jinghua_has_bilingual_headings_and_the_photo_at_the_top_right():
 
 
 @pytest.mark.parametrize(("size", "scheme", "colour"), [("A4", "default", ATLAS_ACCENT),
-                                                      ("Letter", "green", (0x15, 0x80, 0x3d))])
+                                                        ("Letter", "green", (0x15, 0x80, 0x3d))])
 def test_atlas_draws_its_sidebar_on_every_page_in_the_accent_colour(size, scheme, colour):
     data = render("pdf", source("Atlas", samples.SAMPLES[("en", "long")]), Options(page_size=size, color_scheme=scheme))
     pdf = pypdfium2.PdfDocument(data)

@@ -265,7 +265,8 @@ def test_month_filter_formats_year_month_dates(value, shown):
     assert month(value) == shown
 
 
-PHOTO = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+PHOTO = ("data:image/png;base64,"
+         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=TEMPLATE_IDS)

@@ -164,7 +164,8 @@ def test_comments_need_allow_comments(client, visitor, shared):
 
 
 @pytest.mark.parametrize("body,field", [({"name": "", "text": "x"}, "name"), ({"name": "n" * 101, "text": "x"}, "name"),
-                                        ({"name": "A", "text": ""}, "text"), ({"name": "A", "text": "t" * 2001}, "text"),
+                                        ({"name": "A", "text": ""}, "text"),
+                                        ({"name": "A", "text": "t" * 2001}, "text"),
                                         ({"name": "A"}, "text")])
 def test_invalid_comments_name_the_field(client, visitor, shared, body, field):
     resume_id, share = shared

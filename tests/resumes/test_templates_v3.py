@@ -150,7 +150,7 @@ def test_every_string_is_in_the_pdf_and_every_glyph_inside_the_content_box(name,
     p = content["personalInfo"]
     strings = [*p.values(), *SKILLS, URL, "Rust", "SQLite", "Nix", "Highlight of project 2.",
                *(s for job in content["workExperience"] for s in (job["company"], job["position"],
-                                                               *job["description"].split("\n"))),
+                                                                  *job["description"].split("\n"))),
                *(s for school in content["education"] for s in school.values() if "-" not in s)]
     assert [s for s in strings if squash(s) not in seen] == []
     assert pdf.outside(rendering.MARGINS_MM[margin]) == []
@@ -183,9 +183,10 @@ def test_a_phone_number_never_wraps_in_the_middle(name, address):
 
 def test_heritage_summary_is_left_aligned_not_justified():
     content = resume(jobs=1)
-    content["personalInfo"]["summary"] = ("Backend engineer who likes tidy ledgers, careful migrations and quiet on-call "
-                                          "rotas; twelve years of payment systems, from a first prototype to a platform "
-                                          "that a bank runs on. Mentor, writer of runbooks, reader of query plans. ") * 3
+    content["personalInfo"]["summary"] = (
+        "Backend engineer who likes tidy ledgers, careful migrations and quiet on-call "
+        "rotas; twelve years of payment systems, from a first prototype to a platform "
+        "that a bank runs on. Mentor, writer of runbooks, reader of query plans. ") * 3
     pdf = pdf_of("Heritage", content)
     lines = [line.text for line in pdf.lines(0)]
     summary = pdf.lines(0)[lines.index("Summary") + 1:lines.index("Professional Experience")]

@@ -177,7 +177,7 @@ def test_thumbnails_are_public_and_answer_signed_in_and_bearer_requests_too(app,
 
     thumbnails.clear_cache()
     token = app.test_client().post("/api/auth/token", json={"grant_type": "password", "email": owner["email"],
-                                                             "password": owner["password"]}).get_json()
+                                                            "password": owner["password"]}).get_json()
     api = app.test_client()
     response = api.get(path_of(listed[0]), headers={"Authorization": f"Bearer {token['access_token']}"})
     assert response.status_code == 200 and response.content_type == "image/png"

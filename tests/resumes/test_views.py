@@ -242,7 +242,7 @@ def test_the_list_shows_only_your_resumes(app, client, resume_id, make_user):
 
 @pytest.mark.parametrize("size", [10, 100])
 def test_the_list_runs_the_same_number_of_statements_whatever_the_page_size(app, client, owner, query, size,
-                                                                              templates):
+                                                                            templates):
     from app.resumes.models import Resume
     from app.resumes.service import recount_live_resumes
 

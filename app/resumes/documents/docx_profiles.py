@@ -61,8 +61,9 @@ class Profile:
     name_small_caps: bool = False
     name_spacing: float = 0             # letter spacing, points
     centred: bool = False               # the header (name and contact line) centred
-    header: str = "none"                # "rule" (short accent rule), "double" (double accent rule),
-                                        # "stripe" (accent bar left of it), "banner" (accent band)
+    # "rule" (short accent rule), "double" (double accent rule), "stripe" (accent bar left of it),
+    # "banner" (accent band)
+    header: str = "none"
     contact_sep: str = " | "
     contact_italic: bool = False
     heading_size: float = 11.5
@@ -76,8 +77,8 @@ class Profile:
     summary_box: str | None = None      # fill of a box around the summary, or None
     justify: bool = False               # summary justified
     org_first: bool = False             # entries lead with the organisation, the role below it
-    descriptions: str = "multi"         # a job's description lines as bullets: "always", "multi"
-                                        # (when there are several), "never" (paragraphs)
+    # a job's description lines as bullets: "always", "multi" (when there are several), "never" (paragraphs)
+    descriptions: str = "multi"
     titles: tuple = ()                  # (section, title) pairs replacing those read from the HTML
     # "columns": the sidebar's blocks, any body section but customSections (the others: the main column)
     sidebar: tuple = ("contact", "skills", "education")
