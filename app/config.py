@@ -139,6 +139,9 @@ class Config:
     # after it died: docs/operations.md has the timeline. A sweep is one indexed query.
     WEBHOOK_SWEEP_INTERVAL = 10  # seconds between sweeps for lost dispatches and retries
     WEBHOOK_SWEEP_GRACE = 10  # seconds a dispatch or retry may be late before a sweep takes it over
+    WEBHOOK_SECRET_OVERLAP = timedelta(hours=24)  # a rotated-out secret still signs deliveries this long
+    WEBHOOK_DISABLE_AFTER = timedelta(days=5)  # a webhook whose every attempt failed this long is disabled
+    WEBHOOK_LOG_RETENTION = timedelta(days=30)  # the delivery log kept: how far back recover's since may go
 
     # Subscriptions (decisions §7)
     SUBSCRIPTION_PERIOD_INTERVAL = 60  # seconds between runs of the job that applies period ends
@@ -264,6 +267,12 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         WEBHOOK_TIMEOUT=_int(env, "WEBHOOK_TIMEOUT", cfg["WEBHOOK_TIMEOUT"]),
         WEBHOOK_SWEEP_INTERVAL=_int(env, "WEBHOOK_SWEEP_INTERVAL", cfg["WEBHOOK_SWEEP_INTERVAL"]),
         WEBHOOK_SWEEP_GRACE=_int(env, "WEBHOOK_SWEEP_GRACE", cfg["WEBHOOK_SWEEP_GRACE"]),
+        WEBHOOK_SECRET_OVERLAP=timedelta(hours=_int(env, "WEBHOOK_SECRET_OVERLAP_HOURS",
+                                                    cfg["WEBHOOK_SECRET_OVERLAP"] // timedelta(hours=1))),
+        WEBHOOK_DISABLE_AFTER=timedelta(days=_int(env, "WEBHOOK_DISABLE_AFTER_DAYS",
+                                                  cfg["WEBHOOK_DISABLE_AFTER"].days)),
+        WEBHOOK_LOG_RETENTION=timedelta(days=_int(env, "WEBHOOK_LOG_RETENTION_DAYS",
+                                                  cfg["WEBHOOK_LOG_RETENTION"].days)),
         SUBSCRIPTION_PERIOD_INTERVAL=_int(env, "SUBSCRIPTION_PERIOD_INTERVAL",
                                           cfg["SUBSCRIPTION_PERIOD_INTERVAL"]),
         VERSION_FOLD_SECONDS=_int(env, "VERSION_FOLD_SECONDS", cfg["VERSION_FOLD_SECONDS"]),
@@ -279,14 +288,19 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
     )
     if (cfg["SQLALCHEMY_DATABASE_URI"] or "").startswith("postgresql"):
         # A blackholed database host must not hang requests (and /readyz) forever.
-        cfg["SQLALCHEMY_ENGINE_OPTIONS"] = {**cfg["SQLALCHEMY_ENGINE_OPTIONS"],
-                                            "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
+        cfg["SQLALCHEMY_ENGINE_OPTIONS"] = {
+            **cfg["SQLALCHEMY_ENGINE_OPTIONS"],
+            "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
     if cfg["AI_TIMEOUT_SECONDS"] <= 0:
         raise ConfigError("AI_TIMEOUT_SECONDS must be a positive number of seconds.")
     if cfg["REFRESH_TOKEN_LIFETIME"] <= timedelta(0):
         raise ConfigError("REFRESH_TOKEN_DAYS must be at least 1.")
+    for name, unit in (("WEBHOOK_SECRET_OVERLAP", "HOURS"), ("WEBHOOK_DISABLE_AFTER", "DAYS"),
+                       ("WEBHOOK_LOG_RETENTION", "DAYS")):
+        if cfg[name] <= timedelta(0):
+            raise ConfigError(f"{name}_{unit} must be at least 1.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
                 "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD", "AI_GENERATE",
                 "AI_ANALYSIS"):

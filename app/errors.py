@@ -46,6 +46,7 @@ STATUS = {
     "UNSUPPORTED_MEDIA_TYPE": 415,
     "WEBHOOK_NOT_FOUND": 404,
     "WEBHOOK_LIMIT_EXCEEDED": 429,
+    "WEBHOOK_DISABLED": 409,  # resend or recover on a webhook that is switched off
     "SHARE_NOT_FOUND": 404,
     "DOWNLOAD_LINK_INVALID": 403,
     "DOWNLOAD_LINK_EXPIRED": 410,

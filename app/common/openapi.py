@@ -32,7 +32,7 @@ RESPONSE_HEADERS = {
 def api_doc(summary: str, *, tags: list[str], body: Schema | None = None, form_body: Schema | None = None,
             responses: dict[int, tuple[str, Schema | dict | None]] | None = None, query: Schema | None = None,
             auth: bool = False, envelope: bool = True, list_meta: bool = False, operation: str | None = None,
-            upload_body: dict | None = None):
+            upload_body: dict | None = None, callbacks: dict | None = None):
     """Describe a view for the OpenAPI document.
 
     ``responses`` maps a status to (description, schema); with ``envelope`` a
@@ -40,13 +40,14 @@ def api_doc(summary: str, *, tags: list[str], body: Schema | None = None, form_b
     also documents the error envelope as its ``default`` response. The
     operationId is ``<endpoint>.<METHOD>``; ``operation`` replaces the endpoint
     there, so that a view moved to another blueprint keeps the id clients know. ``upload_body`` is
-    the JSON schema of a ``multipart/form-data`` body (a file upload).
+    the JSON schema of a ``multipart/form-data`` body (a file upload). ``callbacks`` are the
+    operation's OpenAPI callbacks (requests the service makes later, e.g. webhook deliveries).
     """
 
     def decorate(view):
         view.api_doc = dict(summary=summary, tags=tags, body=body, form_body=form_body, upload_body=upload_body,
                             responses=responses or {}, query=query, auth=auth, envelope=envelope,
-                            list_meta=list_meta, operation=operation)
+                            list_meta=list_meta, operation=operation, callbacks=callbacks)
         return view
 
     return decorate
@@ -70,7 +71,8 @@ def _envelope(spec: APISpec, schema, list_meta: bool) -> dict:
         props["data"] = data_ref
     if list_meta:
         props["meta"] = {"$ref": "#/components/schemas/PageMeta"}
-    return {"type": "object", "required": ["success"] + (["data"] if schema is not None else []) + (["meta"] if list_meta else []),
+    return {"type": "object",
+            "required": ["success"] + (["data"] if schema is not None else []) + (["meta"] if list_meta else []),
             "properties": props}
 
 
@@ -139,6 +141,8 @@ def build_spec(app: Flask) -> dict:
                 op["responses"][str(status)] = response
             if doc["auth"]:
                 op["security"] = [{"session": []}, {"bearer": []}]  # either one
+            if doc["callbacks"]:
+                op["callbacks"] = doc["callbacks"]
             operations[method.lower()] = op
         spec.path(path=path, operations=operations)
     return spec.to_dict()

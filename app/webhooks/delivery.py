@@ -5,6 +5,12 @@ A delivery is leased (``lease_until``) while an attempt of it runs: jobs take a 
 is held, so at most one attempt of a delivery runs at a time, whichever job (relay, sweep, deliver)
 makes it. A lease lasts one post (WEBHOOK_TIMEOUT, which bounds the whole request) and a small
 margin, so what a killed worker held is free again soon after.
+
+Each result also tells on its webhook: a success ends its run of failures, a failure starts one
+(``failing_since``: the sweep disables a webhook whose run has lasted WEBHOOK_DISABLE_AFTER), and a
+``410 Gone`` disables it at once. Those changes are applied once the results are committed, each
+in a short transaction of its own (``settle``), so that no job holds a webhook's row while it
+records results.
 """
 from __future__ import annotations
 
@@ -23,18 +29,23 @@ from functools import lru_cache
 from flask import current_app
 from redis.exceptions import RedisError
 from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.common.models import utcnow
 from app.common.schemas import format_timestamp
 from app.config import API_VERSION
 from app.extensions import db
 from app.integrations import outbound
-from app.queue import WEBHOOKS, QueueUnavailable, jobs
-from app.webhooks.models import Delivery, Event
+from app.queue import MAIL, WEBHOOKS, QueueUnavailable, enqueue_after_commit, jobs
+from app.webhooks.models import Delivery, Event, Webhook
 
 log = logging.getLogger(__name__)
 
 SUCCESS_STATUSES = frozenset({200, 201, 202, 204})
+GONE = 410  # the receiver says the endpoint is gone for good: the webhook is disabled at once
+DISABLED_GONE, DISABLED_FAILING = "gone", "failing"  # Webhook.disabled_reason
+DISABLED_MAIL_JOB = "app.webhooks.jobs.send_disabled_email"
+_SETTLE = "webhook_changes"  # session.info: the webhook changes recorded results call for
 RETRY_INTERVALS = (1, 2, 4)  # seconds before the 2nd, 3rd and 4th attempt
 MAX_ATTEMPTS = len(RETRY_INTERVALS) + 1
 USER_AGENT = "ResumeService-Webhooks/1.0"
@@ -127,6 +138,7 @@ def post_leased(deliveries: list[Delivery], lease: datetime, *, submit_until: fl
                 starting = _renew([waiting.popleft() for _ in range(min(POST_THREADS - len(running), len(waiting)))],
                                   lease)
             db.session.commit()  # the results just recorded and the leases of the posts about to start
+            settle()
             for delivery in failed:
                 schedule_retry(delivery)
             for delivery in starting:
@@ -170,20 +182,26 @@ def attempt(delivery: Delivery) -> str:
                   allow_private=config["WEBHOOK_ALLOW_PRIVATE_TARGETS"])
     outcome = record(delivery, *result)
     db.session.commit()
+    settle()
     return outcome
 
 
 def signed_request(delivery: Delivery) -> tuple[str, bytes, dict]:
     """The delivery's URL, body and headers: the body is signed as it will be sent, byte for byte,
     twice: the contract's X-Service-Signature, and the Standard Webhooks headers (``webhook-id`` is
-    the event id, the same on every attempt; both timestamps are the same second)."""
+    the event id, the same on every attempt; both timestamps are the same second). Within
+    WEBHOOK_SECRET_OVERLAP of a rotation ``webhook-signature`` holds two signatures, space-separated,
+    the new secret's first; X-Service-Signature is the new secret's only."""
     body = json.dumps(envelope(delivery.event), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    timestamp, secret, event_id = int(time.time()), delivery.webhook.secret, delivery.event_id
-    return delivery.webhook.url, body, {
+    webhook = delivery.webhook
+    timestamp, secret, event_id = int(time.time()), webhook.secret, delivery.event_id
+    signatures = sign_standard(secret, event_id, timestamp, body)
+    if webhook.previous_secret and webhook.previous_secret_expires_at and webhook.previous_secret_expires_at > utcnow():
+        signatures += " " + sign_standard(webhook.previous_secret, event_id, timestamp, body)
+    return webhook.url, body, {
         "Content-Type": "application/json", "X-Service-Timestamp": str(timestamp),
         "X-Service-Signature": sign(secret, timestamp, body),
-        "webhook-id": event_id, "webhook-timestamp": str(timestamp),
-        "webhook-signature": sign_standard(secret, event_id, timestamp, body)}
+        "webhook-id": event_id, "webhook-timestamp": str(timestamp), "webhook-signature": signatures}
 
 
 def post(url: str, body: bytes, headers: dict, *, timeout: float,
@@ -206,17 +224,73 @@ def post(url: str, body: bytes, headers: dict, *, timeout: float,
 
 
 def record(delivery: Delivery, status: int | None, elapsed: int | None, error: str | None) -> str:
-    """Write an attempt's result on the delivery's row and free its lease (the caller commits).
-    Returns "delivered" or "failed"."""
+    """Write an attempt's result on the delivery's row and free its lease (the caller commits, then
+    calls ``settle`` for what the result changes on the webhook). Returns "delivered", "failed"
+    (retried while attempts are left) or "stopped" (no retry: a 410, which disables the webhook, or a
+    webhook the service disabled)."""
     now = utcnow()
+    webhook = delivery.webhook
     delivery.attempts += 1
     delivery.status_code, delivery.response_time, delivery.last_attempt_at = status, elapsed, now
     delivery.lease_until = None
     delivery.error = error
     if error is None:
         delivery.delivered_at, delivery.next_retry_at = now, None
-    elif delivery.attempts < MAX_ATTEMPTS:
+        if webhook.failing_since is not None:  # the run of failures ends
+            _note(webhook, "failing_since", None, now)
+        return "delivered"
+    if webhook.failing_since is None:  # a run of failures starts
+        _note(webhook, "failing_since", now, now)
+    if status == GONE or webhook.disabled_reason is not None:
+        delivery.next_retry_at = None
+        if status == GONE:
+            delivery.error = "HTTP 410: the endpoint is gone; the webhook was disabled."
+            _note(webhook, "disabled_reason", DISABLED_GONE, now)
+        return "stopped"
+    if delivery.attempts < MAX_ATTEMPTS:
         delivery.next_retry_at = now + timedelta(seconds=RETRY_INTERVALS[delivery.attempts - 1])
     else:
         delivery.next_retry_at = None
-    return "delivered" if error is None else "failed"
+    return "failed"
+
+
+def _note(webhook: Webhook, field: str, value, now: datetime) -> None:
+    """Remember a change of ``webhook`` for ``settle``, and show it on the loaded row at once (so the
+    next result of the same webhook in this job does not ask for it again)."""
+    db.session.info.setdefault(_SETTLE, []).append((webhook.id, field, value, now))
+    set_committed_value(webhook, field, value)
+
+
+def settle() -> None:
+    """Apply the webhook changes of the results just committed, each in a transaction of its own.
+    A run of failures is started only where none runs and ended only where one does, so that jobs
+    recording results of the same webhook at once agree."""
+    for webhook_id, field, value, now in db.session.info.pop(_SETTLE, ()):
+        if field == "disabled_reason":
+            disable(webhook_id, value, now)
+            continue
+        started = Webhook.failing_since.is_(None) if value is not None else Webhook.failing_since.isnot(None)
+        db.session.execute(update(Webhook).where(Webhook.id == webhook_id, started).values(failing_since=value)
+                           .execution_options(synchronize_session=False))
+        db.session.commit()
+
+
+def disable(webhook_id: str, reason: str, now: datetime) -> bool:
+    """Switch a webhook off for ``reason`` (DISABLED_GONE, DISABLED_FAILING), stop its pending retries
+    and mail its owner, once: only the call that switches an active webhook off mails. Commits.
+    Returns whether this call switched it off."""
+    # The retries first: a row another job is recording is waited for before the webhook's row is locked.
+    db.session.execute(update(Delivery).where(Delivery.webhook_id == webhook_id, Delivery.delivered_at.is_(None),
+                                              Delivery.next_retry_at.isnot(None))
+                       .values(next_retry_at=None).execution_options(synchronize_session=False))
+    disabled = db.session.execute(
+        update(Webhook).where(Webhook.id == webhook_id, Webhook.active.is_(True))
+        .values(active=False, disabled_reason=reason, disabled_at=now)
+        .execution_options(synchronize_session=False)).rowcount == 1
+    if disabled:
+        enqueue_after_commit(MAIL, DISABLED_MAIL_JOB, webhook_id,
+                             retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+    db.session.commit()
+    if disabled:
+        log.warning("webhook %s disabled: %s", webhook_id, reason)
+    return disabled

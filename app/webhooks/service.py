@@ -12,6 +12,13 @@ periodic ``sweep`` finds what a Redis outage or a killed process lost: it
 enqueues a relay for events never relayed, and itself posts, in parallel, the
 deliveries never attempted or whose retry did not run. Delivery is therefore
 at least once.
+
+Owners keep their endpoints working: a secret is rotated with an overlap
+(``rotate_secret``: the old one still signs for WEBHOOK_SECRET_OVERLAP), an
+event is sent again on request (``resend``, ``recover``: new log entries that
+name the entry they re-send), and a webhook that is gone (a 410) or failing for
+WEBHOOK_DISABLE_AFTER is disabled, its owner mailed (``delivery.disable``; the
+sweep finds the failing ones) until a PUT switches it on again.
 """
 from __future__ import annotations
 
@@ -30,8 +37,8 @@ from app.errors import ApiError
 from app.extensions import db
 from app.integrations import outbound
 from app.queue import WEBHOOKS, QueueUnavailable, enqueue_after_commit, jobs
-from app.webhooks.delivery import (DELIVER_JOB, MAX_ATTEMPTS, RETRY_INTERVALS, SECRET_PREFIX, attempt, lease_end,
-                                   post_leased, submit_deadline)
+from app.webhooks.delivery import (DELIVER_JOB, DISABLED_FAILING, MAX_ATTEMPTS, RETRY_INTERVALS, SECRET_PREFIX,
+                                   attempt, disable, lease_end, post_leased, submit_deadline)
 from app.webhooks.models import Delivery, Event, Webhook
 
 log = logging.getLogger(__name__)
@@ -118,9 +125,23 @@ def update_webhook(user, webhook_id: str, data: dict) -> Webhook:
         webhook.url = data["url"]
     if "events" in data:
         webhook.events = _unique(data["events"])
-    for field in ("secret", "active"):
-        if field in data:
-            setattr(webhook, field, data[field])
+    if "secret" in data:  # a replacement, not a rotation: the old secret stops signing at once
+        webhook.secret, webhook.previous_secret, webhook.previous_secret_expires_at = data["secret"], None, None
+    if "active" in data:
+        webhook.active = data["active"]
+        if data["active"]:  # switched on again: a fresh start (events from now on are delivered)
+            webhook.disabled_reason = webhook.disabled_at = webhook.failing_since = None
+    db.session.commit()
+    return webhook
+
+
+def rotate_secret(user, webhook_id: str, secret: str | None = None) -> Webhook:
+    """Replace the webhook's secret with ``secret`` (generated when None); the replaced one still
+    signs (a second ``webhook-signature``) for WEBHOOK_SECRET_OVERLAP. Only one previous secret is
+    kept: a second rotation within the overlap drops the first one. Commits. Raises WEBHOOK_NOT_FOUND."""
+    webhook = get_owned_webhook(user, webhook_id)
+    webhook.previous_secret, webhook.secret = webhook.secret, secret or generate_secret()
+    webhook.previous_secret_expires_at = utcnow() + current_app.config["WEBHOOK_SECRET_OVERLAP"]
     db.session.commit()
     return webhook
 
@@ -163,6 +184,67 @@ def send_test(user, webhook_id: str) -> Delivery:
             db.session.rollback()  # the read transaction of the last look
             return delivery
         time.sleep(0.05)
+
+
+def resend(user, webhook_id: str, log_id: str) -> Delivery:
+    """Send the event of a log entry (delivered or failed) again now, as a new log entry that names it
+    (``resend_of``) and is retried like any. Commits. Raises WEBHOOK_NOT_FOUND, NOT_FOUND (no such
+    entry of this webhook), WEBHOOK_DISABLED."""
+    webhook = get_owned_webhook(user, webhook_id)
+    original = db.session.get(Delivery, log_id) if plausible_id(log_id) else None
+    if original is None or original.webhook_id != webhook.id:
+        raise ApiError("NOT_FOUND", "This delivery log entry does not exist.", {"logId": log_id})
+    _require_active(webhook)
+    [delivery] = _resend_all(webhook, [original])
+    return delivery
+
+
+def recover(user, webhook_id: str, since: datetime) -> int:
+    """Send again every event whose delivery failed (out of attempts, not delivered) since ``since``,
+    once per event, leaving out events delivered or still being tried since (a re-send included).
+    Commits. Returns how many it re-sent. Raises WEBHOOK_NOT_FOUND, VALIDATION_ERROR (``since`` in
+    the future or before the log's retention), WEBHOOK_DISABLED."""
+    webhook = get_owned_webhook(user, webhook_id)
+    now = utcnow()
+    if since > now:
+        raise ApiError("VALIDATION_ERROR", "since: Must not be in the future.", {"field": "since"})
+    retention = current_app.config["WEBHOOK_LOG_RETENTION"]
+    if since < now - retention:
+        raise ApiError("VALIDATION_ERROR", f"since: At most {retention.days} days back (the log's retention).",
+                       {"field": "since"})
+    _require_active(webhook)
+    # Events delivered, or still being tried, since (a re-send's included): not re-sent.
+    settled = select(Delivery.event_id).where(
+        Delivery.webhook_id == webhook.id, or_(Delivery.delivered_at.isnot(None), Delivery.next_retry_at.isnot(None)))
+    failed = db.session.scalars(
+        select(Delivery).where(Delivery.webhook_id == webhook.id, Delivery.created_at >= since,
+                               Delivery.delivered_at.is_(None), Delivery.next_retry_at.is_(None),
+                               Delivery.attempts > 0, Delivery.event_id.not_in(settled))
+        .order_by(Delivery.created_at.desc(), Delivery.id.desc()))
+    latest: dict[str, Delivery] = {}
+    for delivery in failed:  # newest first: an event's latest failed entry is the one re-sent
+        latest.setdefault(delivery.event_id, delivery)
+    return len(_resend_all(webhook, sorted(latest.values(), key=lambda d: d.created_at)))
+
+
+def _require_active(webhook: Webhook) -> None:
+    if not webhook.active:
+        raise ApiError("WEBHOOK_DISABLED", "This webhook is disabled: switch it on (PUT with active: true) first.",
+                       {"webhookId": webhook.id, "disabledReason": webhook.disabled_reason})
+
+
+def _resend_all(webhook: Webhook, originals: list[Delivery]) -> list[Delivery]:
+    """New deliveries of the events of ``originals``, each naming its original, their first attempts
+    enqueued once committed (the sweep makes one whose job is lost). Commits."""
+    now = utcnow()
+    deliveries = [Delivery(id=new_id(), webhook_id=webhook.id, event_id=original.event_id,
+                           event_type=original.event_type, url=webhook.url, created_at=now, next_retry_at=now,
+                           resend_of=original.id) for original in originals]
+    db.session.add_all(deliveries)
+    for delivery in deliveries:
+        enqueue_after_commit(WEBHOOKS, DELIVER_JOB, delivery.id, retry_intervals=RETRY_INTERVALS)
+    db.session.commit()
+    return deliveries
 
 
 def _unique(values: list[str]) -> list[str]:
@@ -241,9 +323,10 @@ def deliver(delivery_id: str) -> str:
     now = utcnow()
     # The lease: only one attempt of a delivery at a time, none once it is done, and none ahead of its
     # schedule (a retry the sweep already made leaves this job nothing to do).
+    # A delivery stopped (next_retry_at null: its webhook was disabled) is not made either.
     claimed = db.session.execute(
         update(Delivery).where(_attempt_left(now), Delivery.id == delivery_id,
-                               or_(Delivery.next_retry_at.is_(None), Delivery.next_retry_at <= now + DUE_TOLERANCE))
+                               Delivery.next_retry_at <= now + DUE_TOLERANCE)
         .values(lease_until=lease_end(now))).rowcount
     db.session.commit()
     if not claimed:
@@ -266,10 +349,12 @@ def sweep(now=None) -> dict[str, int]:
     events not dispatched, and post the deliveries whose attempt is due (a first attempt, or a retry
     that did not run) and not leased (a killed worker's lease lapses after one post's time). Those
     are claimed with a lease, as ``deliver`` does, posted in parallel and each result recorded as it
-    completes; a failure goes on with the retry schedule. Commits. Returns the counts."""
+    completes; a failure goes on with the retry schedule. First, it disables the webhooks whose every
+    attempt has failed for WEBHOOK_DISABLE_AFTER (their retries stop). Commits. Returns the counts."""
     started = time.monotonic()
     db.session().expire_on_commit = False
     now = now or utcnow()
+    failing = disable_failing(now)
     # What the normal path is still expected to do within the grace is left alone.
     stale = now - timedelta(seconds=current_app.config["WEBHOOK_SWEEP_GRACE"])
     events = list(db.session.scalars(select(Event.id).where(Event.dispatched_at.is_(None), Event.created_at < stale)
@@ -295,4 +380,14 @@ def sweep(now=None) -> dict[str, int]:
             jobs().enqueue(WEBHOOKS, RELAY_JOB, coalesce=RELAY)
         except QueueUnavailable as exc:  # the next sweep asks again
             log.warning("sweep: could not enqueue a relay: %s", exc)
-    return {"events": len(events), "deliveries": len(deliveries)}
+    return {"events": len(events), "deliveries": len(deliveries), "disabled": failing}
+
+
+def disable_failing(now: datetime) -> int:
+    """Disable each active webhook whose current run of failures started WEBHOOK_DISABLE_AFTER ago or
+    earlier (no success since), and mail its owner. Commits. Returns how many it disabled."""
+    cutoff = now - current_app.config["WEBHOOK_DISABLE_AFTER"]
+    failing = list(db.session.scalars(select(Webhook.id).where(Webhook.failing_since <= cutoff,
+                                                               Webhook.active.is_(True))))
+    db.session.rollback()  # the read transaction
+    return sum(disable(webhook_id, DISABLED_FAILING, now) for webhook_id in failing)

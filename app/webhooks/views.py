@@ -26,7 +26,8 @@ bp.record_once(lambda state: state.app.url_map.converters.setdefault("webhook", 
 @bp.post("/webhooks")
 @login_required
 @api_doc("Register a webhook (at most 10; a secret is generated when none is given)", tags=["webhooks"], auth=True,
-         body=schemas.WebhookInputSchema, responses={201: ("The registration", schemas.WebhookSchema)})
+         body=schemas.WebhookInputSchema, responses={201: ("The registration", schemas.WebhookSchema)},
+         callbacks=schemas.DELIVERY_CALLBACK)
 @idempotent
 def create_webhook():
     webhook = service.create_webhook(current_user, json_body(schemas.WebhookInputSchema()))
@@ -84,3 +85,34 @@ def webhook_logs(webhook_id: str):
     query = schemas.LogQuerySchema().load(request.args.to_dict())
     return ok(schemas.DeliverySchema(many=True).dump(service.delivery_log(current_user, webhook_id,
                                                                           query["limit"])))
+
+
+@bp.post("/webhooks/<webhook_id>/rotate-secret")
+@login_required
+@api_doc("Rotate the webhook's secret (the body and its secret are optional: one is generated); for 24 hours "
+         "deliveries carry the old secret's signature too", tags=["webhooks"], auth=True,
+         body=schemas.RotateSecretInputSchema, responses={200: ("The new secret", schemas.RotatedSecretSchema)})
+def rotate_secret(webhook_id: str):
+    data = json_body(schemas.RotateSecretInputSchema()) if request.content_length else {}
+    webhook = service.rotate_secret(current_user, webhook_id, data.get("secret"))
+    return ok(schemas.RotatedSecretSchema().dump(webhook), message="Secret rotated.")
+
+
+@bp.post("/webhooks/<webhook_id>/logs/<log_id>/resend")
+@login_required
+@api_doc("Send the event of a delivery log entry again now; answers the new entry (resend_of names the "
+         "original)", tags=["webhooks"], auth=True,
+         responses={202: ("The re-send's log entry", schemas.DeliverySchema)})
+def resend_delivery(webhook_id: str, log_id: str):
+    delivery = service.resend(current_user, webhook_id, log_id)
+    return ok(schemas.DeliverySchema().dump(delivery), status=202, message="Event sent again.")
+
+
+@bp.post("/webhooks/<webhook_id>/recover")
+@login_required
+@api_doc("Send again every delivery that failed since a time (once per event)", tags=["webhooks"], auth=True,
+         body=schemas.RecoverInputSchema, responses={202: ("How many were re-sent", schemas.RecoveredSchema)})
+def recover_deliveries(webhook_id: str):
+    since = json_body(schemas.RecoverInputSchema())["since"]
+    count = service.recover(current_user, webhook_id, since)
+    return ok(schemas.RecoveredSchema().dump({"count": count}), status=202, message="Failed deliveries re-sent.")

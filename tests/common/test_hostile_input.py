@@ -56,7 +56,7 @@ def assert_envelope(response, status: int, code: str) -> dict:
 @pytest.fixture
 def path_values(client, owner):
     """A live value for every path parameter of the API: the signed-in owner's resume, project,
-    webhook, a share that takes comments and a version of the resume."""
+    webhook and an entry of its log, a share that takes comments and a version of the resume."""
     template_id = client.get("/api/templates").get_json()["data"][0]["id"]
     resume = client.post("/api/resumes", json={"title": "Deep", "templateId": template_id})
     resume_id = resume.get_json()["data"]["id"]
@@ -67,7 +67,9 @@ def path_values(client, owner):
         assert response.status_code == 201, response.get_json()
     assert client.put(f"/api/resumes/{resume_id}", json={"title": "Deeper"}).status_code == 200  # keeps a version
     version_id = client.get(f"/api/resumes/{resume_id}/versions").get_json()["data"][0]["id"]
-    return {"resume_id": resume_id, "project_id": project.get_json()["data"]["id"],
+    log = client.post(f"/api/webhooks/{webhook.get_json()['data']['id']}/test")  # nobody listens on port 9
+    assert log.status_code == 200, log.get_json()
+    return {"log_id": log.get_json()["data"]["id"], "resume_id": resume_id, "project_id": project.get_json()["data"]["id"],
             "webhook_id": webhook.get_json()["data"]["id"], "token": share.get_json()["data"]["token"],
             "version_id": version_id}
 

@@ -58,9 +58,11 @@ def test_a_registration_has_the_contracts_fields(client, owner, receiver):
                                                   "secret": SECRET, "active": False})
     assert response.status_code == 201
     webhook = response.get_json()["data"]
-    assert list(webhook) == ["id", "url", "events", "secret", "active", "createdAt"]
+    assert list(webhook) == ["id", "url", "events", "secret", "active", "createdAt", "previousSecretExpiresAt",
+                             "disabledReason", "disabledAt"]
     assert (webhook["url"], webhook["events"], webhook["secret"], webhook["active"]) == (
         receiver.url, ["resume.created"], SECRET, False)
+    assert (webhook["previousSecretExpiresAt"], webhook["disabledReason"], webhook["disabledAt"]) == (None, None, None)
     assert client.get("/api/webhooks").get_json()["data"] == [webhook]
 
 
