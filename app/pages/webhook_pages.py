@@ -47,6 +47,22 @@ STRINGS = (
     "This webhook no longer exists. The list was refreshed.",
     "Delete the webhook to {url}? Its delivery log is deleted with it.",
     "Events of {url}", "Actions for {url}",
+    # Rotation, the service's own disabling, resend and recover (issue 17).
+    "Rotate secret", "Re-enable", "Disabled: the endpoint answered 410 Gone",
+    "Disabled: every delivery failed for 5 days", "Since {time}.", "The previous secret also signs until {time}.",
+    "Webhook re-enabled: new events are delivered again. To re-send what failed meanwhile, use Recover failed "
+    "deliveries in its delivery log.",
+    "Rotate the signing secret of {url}? For 24 hours each delivery is signed with both the new and the current "
+    "secret, so your server can switch over without missing one.",
+    "The new signing secret of {url}. Copy it now and put it on your server: it is shown here only once.",
+    "The previous secret stops signing deliveries at {time}.",
+    "Resend", "Re-send of the delivery of {time}", "Re-send of an earlier delivery",
+    "Sent again: the new delivery of {event} is at the top of the log.",
+    "This webhook is disabled, so nothing can be sent to it. Re-enable it first.",
+    "This delivery is no longer in the log. The log was refreshed.",
+    "Enter a date and time.", "Choose a time that has passed.",
+    "The log does not reach that far back. Choose a later time.",
+    "No deliveries failed since then: nothing was re-sent.", "1 delivery re-sent.", "{n} deliveries re-sent.",
 )
 
 

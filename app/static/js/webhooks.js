@@ -1,11 +1,14 @@
 // The webhooks page: the list (GET /api/webhooks), create, edit, enable / disable, delete with a
-// confirmation, and each webhook's test and delivery log (webhooks-log.js). Everything goes through
-// the API; a generated secret is shown once, right after the webhook is created.
+// confirmation, secret rotation (webhooks-rotate.js), and each webhook's test and delivery log
+// (webhooks-log.js). Everything goes through the API; a generated secret is shown once, right after
+// the webhook is created. A webhook the service disabled itself says why, and offers to re-enable it.
 import { request, toast } from "./api.js";
 import { t } from "./i18n.js";
-import { el, headings, when } from "./webhooks-format.js";
+import { copyText, el, headings, when } from "./webhooks-format.js";
 import { clearErrors, fillForm, readForm, showFormError } from "./webhooks-form.js";
 import { closeLog, openLog, openWebhookId, sendTest } from "./webhooks-log.js";
+import "./webhooks-recover.js";
+import { openRotate } from "./webhooks-rotate.js";
 
 const root = document.getElementById("webhooks");
 const max = Number(root.dataset.max);
@@ -27,20 +30,47 @@ function button(label, action, webhook, kind = "secondary") {
                         "aria-label": `${label}: ${webhook.url}` }, label);
 }
 
+// Why the service disabled a webhook (disabledReason); a webhook its owner disabled has none.
+const REASONS = {
+  gone: "Disabled: the endpoint answered 410 Gone",
+  failing: "Disabled: every delivery failed for 5 days",
+};
+
+function status(webhook) {
+  const reason = !webhook.active && REASONS[webhook.disabledReason];
+  const parts = reason
+    ? [el("span", { class: "wh-reason" }, t(reason)),
+       el("span", { class: "wh-note" }, t("Since {time}.", { time: when(webhook.disabledAt) }))]
+    : [el("span", { class: `badge wh-${webhook.active ? "ok" : "off"}` },
+          webhook.active ? t("Active") : t("Disabled"))];
+  const previous = webhook.previousSecretExpiresAt;
+  if (previous && Date.parse(previous) > Date.now()) { // a rotated-out secret still signs
+    parts.push(el("span", { class: "wh-note wh-previous" },
+                  t("The previous secret also signs until {time}.", { time: when(previous) })));
+  }
+  return el("div", { class: "wh-status" }, ...parts);
+}
+
+function toggleLabel(webhook) {
+  if (webhook.active) return t("Disable");
+  return webhook.disabledReason ? t("Re-enable") : t("Enable");
+}
+
 function row(webhook) {
   const events = el("ul", { class: "wh-event-list", "aria-label": t("Events of {url}", { url: webhook.url }) },
                     ...webhook.events.map((name) => el("li", { class: "badge" }, name)));
-  const status = el("span", { class: `badge wh-${webhook.active ? "ok" : "off"}` },
-                    webhook.active ? t("Active") : t("Disabled"));
   const actions = el("div", { class: "row wh-actions", role: "group",
                               "aria-label": t("Actions for {url}", { url: webhook.url }) },
                      button(t("Send test"), "test", webhook, ""),
                      button(t("Delivery log"), "log", webhook),
                      button(t("Edit"), "edit", webhook),
-                     button(webhook.active ? t("Disable") : t("Enable"), "toggle", webhook),
+                     button(t("Rotate secret"), "rotate", webhook),
+                     button(toggleLabel(webhook), "toggle", webhook),
                      button(t("Delete"), "delete", webhook, "danger"));
-  const cells = [el("span", { class: "wh-url" }, webhook.url), events, status, when(webhook.createdAt), actions];
-  return el("tr", { "data-id": webhook.id, "data-active": String(webhook.active) },
+  const cells = [el("span", { class: "wh-url" }, webhook.url), events, status(webhook), when(webhook.createdAt),
+                 actions];
+  return el("tr", { "data-id": webhook.id, "data-active": String(webhook.active),
+                    "data-disabled-reason": webhook.disabledReason },
             ...cells.map((cell, i) => el("td", { "data-label": labels[i] }, cell)));
 }
 
@@ -103,13 +133,8 @@ createForm.addEventListener("submit", async (event) => {
   }
 });
 
-document.getElementById("copy-secret").addEventListener("click", async () => {
-  try {
-    await navigator.clipboard.writeText(document.getElementById("new-secret-value").textContent);
-    toast(t("Copied."));
-  } catch {
-    toast(t("Copy failed: select the text and copy it."), "error");
-  }
+document.getElementById("copy-secret").addEventListener("click", () => {
+  copyText(document.getElementById("new-secret-value").textContent);
 });
 document.getElementById("hide-secret").addEventListener("click", () => {
   secretBox.hidden = true;
@@ -121,7 +146,10 @@ async function toggle(webhook, control) {
   try {
     const updated = await request("PUT", `/api/webhooks/${encodeURIComponent(webhook.id)}`, { active: !webhook.active });
     replace(updated);
-    toast(updated.active ? t("Webhook enabled.") : t("Webhook disabled."));
+    const reenabled = "Webhook re-enabled: new events are delivered again. To re-send what failed meanwhile, "
+      + "use Recover failed deliveries in its delivery log."; // what it missed while disabled stays missed
+    if (!updated.active) toast(t("Webhook disabled."));
+    else toast(webhook.disabledReason ? t(reenabled) : t("Webhook enabled."));
     focusRowAction(updated.id, "toggle");
   } catch (error) {
     if (!(await handleMissing(error))) toast(error.message, "error");
@@ -201,8 +229,16 @@ rows.addEventListener("click", (event) => {
   if (action === "test") sendTest(webhook, control);
   else if (action === "log") openLog(webhook);
   else if (action === "edit") openEdit(webhook);
+  else if (action === "rotate") {
+    openRotate(webhook, { rotated: replace, missing: handleMissing,
+                          returnFocus: (id) => focusRowAction(id, "rotate") });
+  }
   else if (action === "toggle") toggle(webhook, control);
   else if (action === "delete") openDelete(webhook);
 });
+
+// The log and rotation modules meet a webhook deleted elsewhere, or disabled meanwhile, too.
+document.addEventListener("webhooks:missing", (event) => handleMissing(event.detail));
+document.addEventListener("webhooks:stale", load);
 
 load();
