@@ -47,6 +47,11 @@ HEADER_PARAMETER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x20-\\x7E]+$"},
 }
 
+REPLAYED_RESPONSE_HEADER = {
+    "description": f"true on an answer replayed for a repeated {HEADER} (absent on a first answer)",
+    "required": False, "schema": {"type": "string", "enum": ["true"]},
+}
+
 RUNNING, DONE = "running", "done"
 IN_USE_MESSAGE = "A request with this Idempotency-Key is still running; retry once it has answered."
 

@@ -14,6 +14,7 @@ from marshmallow import Schema
 
 from app.common.http import REQUEST_ID_PATTERN
 from app.common.idempotency import HEADER_PARAMETER as IDEMPOTENCY_KEY_PARAMETER
+from app.common.idempotency import REPLAYED_HEADER, REPLAYED_RESPONSE_HEADER
 from app.common.schemas import ErrorSchema, MessageSchema, StrictBoolean, StrictInteger
 from app.config import API_VERSION
 
@@ -138,6 +139,8 @@ def build_spec(app: Flask) -> dict:
                 elif schema is not None or doc["envelope"]:
                     body = _envelope(spec, schema, list_meta=doc["list_meta"]) if doc["envelope"] else schema
                     response["content"] = {"application/json": {"schema": body}}
+                if getattr(view, "idempotent", False):
+                    response["headers"][REPLAYED_HEADER] = REPLAYED_RESPONSE_HEADER
                 op["responses"][str(status)] = response
             if doc["auth"]:
                 op["security"] = [{"session": []}, {"bearer": []}]  # either one

@@ -266,6 +266,11 @@ def test_the_openapi_document_shows_the_header(client):
     spec = client.get("/api/openapi.json").get_json()
     for path in ("/api/resumes", "/api/webhooks", "/api/account/subscription", "/api/resumes/{resume_id}/export",
                  "/api/resumes/{resume_id}/share"):
-        names = [p.get("name") for p in spec["paths"][path]["post"].get("parameters", [])]
-        assert "Idempotency-Key" in names, path
-    assert "Idempotency-Key" not in [p.get("name") for p in spec["paths"]["/api/resumes"]["get"].get("parameters", [])]
+        operation = spec["paths"][path]["post"]
+        assert "Idempotency-Key" in [p.get("name") for p in operation.get("parameters", [])], path
+        for status, response in operation["responses"].items():  # the replay header, on every answer kept
+            if status != "default":
+                assert "Idempotent-Replayed" in response["headers"], (path, status)
+    listing = spec["paths"]["/api/resumes"]["get"]
+    assert "Idempotency-Key" not in [p.get("name") for p in listing.get("parameters", [])]
+    assert "Idempotent-Replayed" not in listing["responses"]["200"]["headers"]
