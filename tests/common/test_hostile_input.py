@@ -69,9 +69,9 @@ def path_values(client, owner):
     version_id = client.get(f"/api/resumes/{resume_id}/versions").get_json()["data"][0]["id"]
     log = client.post(f"/api/webhooks/{webhook.get_json()['data']['id']}/test")  # nobody listens on port 9
     assert log.status_code == 200, log.get_json()
-    return {"log_id": log.get_json()["data"]["id"], "resume_id": resume_id, "project_id": project.get_json()["data"]["id"],
-            "webhook_id": webhook.get_json()["data"]["id"], "token": share.get_json()["data"]["token"],
-            "version_id": version_id}
+    return {"resume_id": resume_id, "project_id": project.get_json()["data"]["id"],
+            "webhook_id": webhook.get_json()["data"]["id"], "log_id": log.get_json()["data"]["id"],
+            "token": share.get_json()["data"]["token"], "version_id": version_id}
 
 
 def api_write_rules(app):
