@@ -333,8 +333,8 @@ def test_each_operation_records_its_event_with_its_data_shape(app, client, owner
     client.delete(f"/api/resumes/{resume_id}")
 
     [registered] = events_of(query, owner["id"], "user.registered")
-    assert registered["user"]["id"] == owner["id"] and set(registered["user"]) == {"id", "email", "name",
-                                                                                    "created_at"}
+    assert registered["user"]["id"] == owner["id"]
+    assert set(registered["user"]) == {"id", "email", "name", "created_at"}
     [updated] = events_of(query, owner["id"], "resume.updated")
     assert updated["resume"]["changed_fields"] == ["title", "status"] and updated["resume"]["title"] == "Shapes 2"
     assert set(updated["resume"]) == {"id", "title", "status", "user_id", "template_id", "updated_at",
