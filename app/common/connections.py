@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import select
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 
-_READ_ONLY = "writes_nothing"  # a session's ``info`` key: this request may not write
+_READ_ONLY = "writes_nothing"  # a ``flask.g`` key: this request may not write (g, not the session's
+# ``info``: g ends with its app context, while a session left behind by a context that never tore
+# down could be handed, flag and all, to a later context that happens to get the same id)
 
 
 def init_app(app: Flask) -> None:
@@ -54,7 +56,7 @@ def read_without_transaction() -> None:
     Call before the session's first statement (the connection's level is set as it is procured)."""
     from app.extensions import db
 
-    db.session.info[_READ_ONLY] = True
+    g.setdefault(_READ_ONLY, True)
     if current_app.extensions.get("autocommit_reads"):
         db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
 
@@ -70,13 +72,17 @@ def _replace_if_closed(dbapi_connection, _record, _proxy) -> None:
         raise sa_exc.DisconnectionError("the database closed this pooled connection")
 
 
+def _read_only() -> bool:
+    return has_app_context() and g.get(_READ_ONLY, False)
+
+
 @event.listens_for(Session, "do_orm_execute")
 def _refuse_statement_writes(state) -> None:
-    if state.session.info.get(_READ_ONLY) and (state.is_insert or state.is_update or state.is_delete):
+    if (state.is_insert or state.is_update or state.is_delete) and _read_only():
         raise RuntimeError("a view marked @writes_nothing wrote to the database")
 
 
 @event.listens_for(Session, "before_flush")
 def _refuse_flushes(session, _context, _instances) -> None:
-    if session.info.get(_READ_ONLY):
+    if _read_only():
         raise RuntimeError("a view marked @writes_nothing flushed changes to the database")

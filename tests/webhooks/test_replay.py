@@ -94,11 +94,11 @@ def test_recover_leaves_out_failures_before_since(client, hook, receiver):
 
 @pytest.mark.parametrize("body", [
     {}, {"since": None}, {"since": "yesterday"}, {"since": 1700000000}, {"since": "2026-11-21T08:30:00"},
-    {"since": iso(datetime.now(timezone.utc) + timedelta(minutes=5))},
-    {"since": iso(datetime.now(timezone.utc) - timedelta(days=31))},
-    {"since": iso(datetime.now(timezone.utc)), "extra": 1},
+    {"since": timedelta(minutes=5)}, {"since": -timedelta(days=31)}, {"since": timedelta(0), "extra": 1},
 ])
 def test_recover_refuses_a_bad_since(client, hook, body):
+    if isinstance(body.get("since"), timedelta):  # from now as the test runs, not as it was collected
+        body = {**body, "since": iso(datetime.now(timezone.utc) + body["since"])}
     response = client.post(f"/api/webhooks/{hook['id']}/recover", json=body)
     assert response.status_code == 400, response.get_json()
     assert response.get_json()["code"] == "VALIDATION_ERROR"
