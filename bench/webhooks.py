@@ -1,12 +1,14 @@
 """Bench of webhook deliveries: prints a speed ratio against a baseline measured in the same run.
 
-    .venv/bin/python bench/webhooks.py [--events 300] [--samples 20]
+    .venv/bin/python bench/webhooks.py [--events 300] [--samples 20] [--rotated]
 
 1. Throughput: ``--events`` events wait in the queue; one ``flask worker``
    (an RQ worker, as deployed) then dispatches and delivers them to a receiver
    on loopback (its own process). Deliveries per second, from the first
    arrival to the last, divided by a plain ``requests.post`` loop sending
    bodies of the same size to the same receiver. Goal: at least 0.5.
+   With ``--rotated`` the secret has just been rotated, so every delivery is
+   signed with both secrets (two ``webhook-signature`` entries).
 2. Latency: with the worker idle, the median time from an API call that
    causes an event (``POST /api/resumes``) to the event's arrival.
 
@@ -68,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=300, help="events delivered in the throughput run")
     parser.add_argument("--samples", type=int, default=20, help="API calls timed for the latency")
+    parser.add_argument("--rotated", action="store_true",
+                        help="rotate the secret first: every delivery carries two signatures")
     args = parser.parse_args(argv)
     if not 20 <= args.events <= 20_000 or not 3 <= args.samples <= 500:
         parser.error("--events must be in [20, 20000] and --samples in [3, 500]")
@@ -115,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
                                          verified=True)
                 user.subscription.type = "ENTERPRISE"
                 db.session.commit()
-                webhooks.create_webhook(user, {"url": receiver_url, "events": ["resume.created"]})
+                webhook = webhooks.create_webhook(user, {"url": receiver_url, "events": ["resume.created"]})
+                if args.rotated:
+                    webhooks.rotate_secret(user, webhook.id)
                 template_id = db.session.scalar(db.select(Template.id).limit(1))
                 _, cookie = auth.start_session(user, replaces=None, ip_address="127.0.0.1", user_agent="bench")
                 # The events wait in the queue: no worker runs yet.
@@ -154,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                 latencies.append(at - t0)
 
             ratio = worker_rate / plain_rate
-            print(f"\nThroughput, {args.events} events of {len(sample_body):,} B")
+            print(f"\nThroughput, {args.events} events of {len(sample_body):,} B"
+                  f"{', signed with two secrets (rotated)' if args.rotated else ''}")
             print(f"  one worker: dispatch + signed delivery   {worker_rate:8.1f} deliveries/s")
             print(f"  plain requests.post loop                 {plain_rate:8.1f} posts/s")
             print(f"  ratio {ratio:.2f}   goal ≥ {GOAL}: {'met' if ratio >= GOAL else 'not met'}")
