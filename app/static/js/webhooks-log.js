@@ -1,7 +1,8 @@
 // The delivery log of one webhook, and its test event: POST /test answers the log entry of the test
 // after its first attempt, which the panel reports and then shows at the top of the refreshed log.
 // The API pages the log by ``limit`` only (newest first, at most 100), so "Show more" asks for more.
-// Each entry can be sent again (POST .../resend): a new entry, marked as a re-send of the original.
+// Each entry can be sent again (POST .../resend): a new entry, marked as a re-send of the original,
+// whose outcome the panel shows once its first attempt is made (settleLog).
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
 import { el, headings, when } from "./webhooks-format.js";
@@ -71,7 +72,9 @@ export async function loadLog() {
     const found = await request("GET", `/api/webhooks/${encodeURIComponent(webhook.id)}/logs?limit=${limit}`);
     if (current !== webhook) return; // another log was opened meanwhile
     entries = found;
+    const focused = rows.contains(document.activeElement) ? document.activeElement.closest("tr").dataset.id : null;
     rows.replaceChildren(...entries.map(row));
+    if (focused) rows.querySelector(`tr[data-id="${CSS.escape(focused)}"] button`)?.focus(); // kept across a refresh
     table.hidden = entries.length === 0;
     empty.hidden = entries.length > 0;
     more.hidden = entries.length < limit || limit >= MAX;
@@ -95,6 +98,22 @@ export async function openLog(webhook, { focus = true } = {}) {
   panel.hidden = false;
   await loadLog();
   if (focus) title.focus();
+}
+
+// A re-send's first attempt follows at once: the log is read again, a second apart, until no entry
+// waits for its first attempt (at most SETTLE_TRIES times), so the outcome shows without Refresh.
+const SETTLE_TRIES = 10;
+let settling = 0;
+
+export async function settleLog() {
+  const round = ++settling; // a newer settle (or another log) ends this one
+  const webhook = current;
+  for (let i = 0; i < SETTLE_TRIES; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (round !== settling || current !== webhook) return;
+    await loadLog();
+    if (!entries.some((entry) => entry.attempts === 0)) return;
+  }
 }
 
 export function closeLog() {
@@ -171,6 +190,7 @@ async function resend(entry, button) {
     table.hidden = false;
     empty.hidden = true;
     say("notice", t("Sent again: the new delivery of {event} is at the top of the log.", { event: entry.event_type }));
+    settleLog();
   } catch (error) {
     if (missing(error)) return;
     say("error", problem(error));

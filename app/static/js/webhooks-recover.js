@@ -4,7 +4,7 @@
 import { request } from "./api.js";
 import { t } from "./i18n.js";
 import { el, fromLocalInput, toLocalInput } from "./webhooks-format.js";
-import { loadLog, missing, openWebhookId, problem, say, whenOpened } from "./webhooks-log.js";
+import { loadLog, missing, openWebhookId, problem, say, settleLog, whenOpened } from "./webhooks-log.js";
 
 const form = document.getElementById("recover-form");
 const since = form.elements.since;
@@ -49,6 +49,7 @@ form.addEventListener("submit", async (event) => {
     say("notice", count === 0 ? t("No deliveries failed since then: nothing was re-sent.")
       : count === 1 ? t("1 delivery re-sent.") : t("{n} deliveries re-sent.", { n: count }));
     await loadLog();
+    if (count) settleLog();
   } catch (error) {
     if (missing(error)) return;
     if (error.field === "since") fieldError(sinceMessage(error));
