@@ -14,6 +14,7 @@ import http.client
 import io
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -173,14 +174,36 @@ def live_server(request, app, test_env, tmp_path_factory):
 
 
 def post_chunked(port: int, path: str, body: bytes, content_type: str):
-    """POST ``body`` with ``Transfer-Encoding: chunked`` (no Content-Length); returns (status, headers, body)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    chunks = (body[i:i + 64 * 1024] for i in range(0, len(body), 64 * 1024))
-    connection.request("POST", path, body=chunks, headers={"Content-Type": content_type}, encode_chunked=True)
-    response = connection.getresponse()
-    result = response.status, response.headers, response.read()
-    connection.close()
-    return result
+    """POST ``body`` with ``Transfer-Encoding: chunked`` (no Content-Length); returns (status, headers, body).
+
+    A server may answer 413 and close before the body is all sent, as a real one does: the answer
+    is read while the body is being written (a thread reading the socket), and a broken pipe or a
+    reset while writing ends the writing, not the test. Reading only after writing lost the answer
+    to the reset that closing with unread data sends."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    answer = {}
+
+    def read():
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        answer["result"] = response.status, response.headers, response.read()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n")
+    try:
+        sock.sendall(head.encode())
+        for i in range(0, len(body), 64 * 1024):
+            chunk = body[i:i + 64 * 1024]
+            sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        sock.sendall(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    reader.join(30)
+    sock.close()
+    assert "result" in answer, "no answer within 30 s"
+    return answer["result"]
 
 
 def json_of_size(size: int) -> bytes:
