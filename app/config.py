@@ -142,6 +142,7 @@ class Config:
     WEBHOOK_SECRET_OVERLAP = timedelta(hours=24)  # a rotated-out secret still signs deliveries this long
     WEBHOOK_DISABLE_AFTER = timedelta(days=5)  # a webhook whose every attempt failed this long is disabled
     WEBHOOK_LOG_RETENTION = timedelta(days=30)  # the delivery log kept: how far back recover's since may go
+    WEBHOOK_LOG_CLEANUP_INTERVAL = 3600  # seconds between runs of the job that deletes log entries past retention
 
     # Subscriptions (decisions §7)
     SUBSCRIPTION_PERIOD_INTERVAL = 60  # seconds between runs of the job that applies period ends
@@ -273,6 +274,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
                                                   cfg["WEBHOOK_DISABLE_AFTER"].days)),
         WEBHOOK_LOG_RETENTION=timedelta(days=_int(env, "WEBHOOK_LOG_RETENTION_DAYS",
                                                   cfg["WEBHOOK_LOG_RETENTION"].days)),
+        WEBHOOK_LOG_CLEANUP_INTERVAL=_int(env, "WEBHOOK_LOG_CLEANUP_INTERVAL", cfg["WEBHOOK_LOG_CLEANUP_INTERVAL"]),
         SUBSCRIPTION_PERIOD_INTERVAL=_int(env, "SUBSCRIPTION_PERIOD_INTERVAL",
                                           cfg["SUBSCRIPTION_PERIOD_INTERVAL"]),
         VERSION_FOLD_SECONDS=_int(env, "VERSION_FOLD_SECONDS", cfg["VERSION_FOLD_SECONDS"]),

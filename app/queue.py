@@ -62,6 +62,7 @@ PERIODIC: dict[str, tuple[str, str, str]] = {
     "purge-deleted-resumes": (DEFAULT, "app.resumes.jobs.purge_deleted_resumes", "TRASH_PURGE_INTERVAL"),
     "delete-expired-idempotency-keys": (DEFAULT, "app.common.idempotency.delete_expired",
                                         "IDEMPOTENCY_CLEANUP_INTERVAL"),
+    "delete-old-webhook-logs": (DEFAULT, "app.webhooks.jobs.delete_old_logs", "WEBHOOK_LOG_CLEANUP_INTERVAL"),
 }
 
 

@@ -28,6 +28,11 @@ def sweep() -> dict:
     return service.sweep()
 
 
+def delete_old_logs() -> int:
+    """Periodic: delete the delivery log entries (and events) older than WEBHOOK_LOG_RETENTION."""
+    return service.delete_old_logs()
+
+
 def send_disabled_email(webhook_id: str) -> bool:
     """Tell the owner that the service disabled their webhook, and why, in their language. Nothing
     when the webhook is gone or switched on again meanwhile. Raises on mail failure (RQ retries)."""

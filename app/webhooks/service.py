@@ -29,8 +29,8 @@ import time
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import or_, select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy import delete, exists, or_, select, update
+from sqlalchemy.orm import aliased, selectinload
 
 from app.common.models import new_id, plausible_id, utcnow
 from app.errors import ApiError
@@ -391,3 +391,26 @@ def disable_failing(now: datetime) -> int:
                                                                Webhook.active.is_(True))))
     db.session.rollback()  # the read transaction
     return sum(disable(webhook_id, DISABLED_FAILING, now) for webhook_id in failing)
+
+
+def delete_old_logs(now=None) -> int:
+    """Periodic: delete the log entries older than WEBHOOK_LOG_RETENTION with no attempt to come,
+    then the dispatched events that old which no entry names any more. An entry that a newer re-send
+    names stays while that re-send does (leaves first, so the re-sends' cascade never takes a newer
+    entry with it). Commits. Returns how many log entries it deleted."""
+    cutoff = (now or utcnow()) - current_app.config["WEBHOOK_LOG_RETENTION"]
+    resend = aliased(Delivery)
+    deleted = 0
+    while True:  # one round per link of a re-send chain: few
+        gone = db.session.execute(
+            delete(Delivery).where(Delivery.created_at < cutoff, Delivery.next_retry_at.is_(None),
+                                   ~exists().where(resend.resend_of == Delivery.id))
+            .execution_options(synchronize_session=False)).rowcount
+        deleted += gone
+        if not gone:
+            break
+    db.session.execute(delete(Event).where(Event.created_at < cutoff, Event.dispatched_at.isnot(None),
+                                           ~exists().where(Delivery.event_id == Event.id))
+                       .execution_options(synchronize_session=False))
+    db.session.commit()
+    return deleted
