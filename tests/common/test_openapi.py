@@ -129,6 +129,7 @@ def _node_id_for_schemathesis(request):
         request.node._nodeid = request.node.nodeid
 
 
+@pytest.mark.contract  # thousands of requests: CI runs them in one pass (.ci/run)
 @schema.parametrize()
 @settings(max_examples=25, derandomize=True, database=None, deadline=None,
           suppress_health_check=list(HealthCheck))
@@ -157,6 +158,7 @@ def session_cookie(app, make_user):
     return header.split(";")[0].split("=", 1)[1]
 
 
+@pytest.mark.contract  # thousands of requests: CI runs them in one pass (.ci/run)
 @schema.parametrize()
 @settings(max_examples=25, derandomize=True, database=None, deadline=None,
           suppress_health_check=list(HealthCheck))
@@ -199,6 +201,7 @@ def access_token(app, make_user, query):
     return response.get_json()["access_token"]
 
 
+@pytest.mark.contract  # thousands of requests: CI runs them in one pass (.ci/run)
 @schema.parametrize()
 @settings(max_examples=5, derandomize=True, database=None, deadline=None,
           suppress_health_check=list(HealthCheck))
