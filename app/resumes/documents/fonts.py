@@ -25,8 +25,10 @@ parallel.
 
 ``PDF_FONT_DIR`` (environment) defaults to ``<sys.prefix>/share/resume-fonts``:
 inside the virtual environment, so a PaaS build keeps it in the slug with the
-packages it was built from. A file is rebuilt when its source package changes
-(the stamp beside it names the source's size and modification time). If the
+packages it was built from. A file is rebuilt when its source changes: the stamp
+beside it names the source's SHA-256 (its content, not its modification time,
+which differs in every environment pip installs it into, so that another
+environment may use the same built files). If the
 set-up step was skipped, ``flask worker`` builds them before its first job, and
 the first PDF that needs them in another process builds them (under a file lock,
 so concurrent processes build once) and logs a warning.
@@ -34,6 +36,8 @@ so concurrent processes build once) and logs a warning.
 from __future__ import annotations
 
 import fcntl
+import functools
+import hashlib
 import io
 import json
 import logging
@@ -110,10 +114,22 @@ def _source(face: Face) -> Path:
     return Path(str(resources.files(face.package) / face.source))
 
 
+@functools.lru_cache(maxsize=None)
+def _digest(path: str, size: int, mtime_ns: int) -> str:
+    """The SHA-256 of a source file, read once per process while its size and time stay the same."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as source:
+        for block in iter(lambda: source.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
 def _stamp(face: Face) -> str:
-    stat = _source(face).stat()
-    return json.dumps({"source": f"{face.package}/{face.source}", "size": stat.st_size,
-                       "mtime": int(stat.st_mtime), "blocks": len(UNICODES)}, sort_keys=True)
+    source = _source(face)
+    stat = source.stat()
+    return json.dumps({"source": f"{face.package}/{face.source}",
+                       "sha256": _digest(str(source), stat.st_size, stat.st_mtime_ns),
+                       "blocks": len(UNICODES)}, sort_keys=True)
 
 
 def _stamp_path(directory: Path, face: Face) -> Path:
