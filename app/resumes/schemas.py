@@ -305,6 +305,12 @@ class PageQuerySchema(InputSchema):
     limit = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100))
 
 
+class CommentsQuerySchema(PageQuerySchema):
+    """Query string of a resume's comments: fifty to a page, so that most resumes have one page."""
+
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+
+
 class ListQuerySchema(PageQuerySchema):
     """Query string of GET /api/resumes."""
 

@@ -126,11 +126,16 @@ def add_comment(token: str, password: str | None, data: dict, *, unlocked: bool 
     return comment
 
 
-def list_comments(user: User, resume_id: str) -> list[Comment]:
-    """The owner's view of comments, newest first. Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED."""
+def list_comments(user: User, resume_id: str, *, page: int, limit: int) -> tuple[list[Comment], int]:
+    """A page of the owner's view of comments, newest first, and their total. Raises
+    RESUME_NOT_FOUND, RESUME_NOT_OWNED."""
     resume = get_owned_resume(user, resume_id)
-    return list(db.session.scalars(db.select(Comment).where(Comment.resume_id == resume.id)
-                                   .order_by(Comment.created_at.desc(), Comment.id.desc())))
+    of_resume = Comment.resume_id == resume.id
+    comments = db.session.scalars(db.select(Comment).where(of_resume)
+                                  .order_by(Comment.created_at.desc(), Comment.id.desc())
+                                  .limit(limit).offset((page - 1) * limit)).all()
+    total = db.session.execute(db.select(db.func.count(Comment.id)).where(of_resume)).scalar_one()
+    return list(comments), total
 
 
 def access_key(share: Share) -> str:

@@ -344,11 +344,15 @@ def update_share(resume_id: str):
 
 
 @bp.get("/resumes/<resume_id>/comments")
+@writes_nothing
 @login_required
-@api_doc("Comments left on the shared resume, newest first", tags=["sharing"], auth=True,
-         responses={200: ("Comments", schemas.CommentSchema(many=True))})
+@api_doc("Comments left on the shared resume, newest first (fifty to a page unless limit says)", tags=["sharing"],
+         auth=True, query=schemas.CommentsQuerySchema, list_meta=True,
+         responses={200: ("A page of comments with meta", schemas.CommentSchema(many=True))})
 def list_comments(resume_id: str):
-    return ok(schemas.CommentSchema(many=True).dump(shares.list_comments(current_user, resume_id)))
+    query = schemas.CommentsQuerySchema().load(request.args.to_dict())
+    comments, total = shares.list_comments(current_user, resume_id, page=query["page"], limit=query["limit"])
+    return ok(schemas.CommentSchema(many=True).dump(comments), meta=page_meta(total, query))
 
 
 @bp.get("/share/<token>")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from datetime import datetime, timedelta, timezone
 
 import pypdfium2
 import pytest
@@ -230,6 +231,39 @@ def test_share_on_password_expiry_copy_and_a_comment_the_owner_reads(open_as, br
     expect(page.locator("#share-details")).to_be_hidden()
     assert visitor.goto(share_url).status == 404
     visitor.context.close()
+    assert page.script_errors == []
+
+
+def test_older_comments_come_a_page_at_a_time(open_as, live):
+    _url, app = live
+    page = open_as()
+    resume_id = make_resume(page)
+    assert page.request.post(f"/api/resumes/{resume_id}/share", data={"allowComments": True}).status == 201
+    from app.extensions import db
+    from app.resumes.models import Comment
+
+    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    with app.app_context():
+        db.session.add_all([Comment(resume_id=resume_id, name=f"Visitor {i}", text=f"Comment {i}",
+                                    created_at=start + timedelta(minutes=i)) for i in range(53)])
+        db.session.commit()
+    open_editor(page, resume_id)
+    comments, more = page.locator("#comments li"), page.locator("#comments-more")
+    expect(comments).to_have_count(50)
+    expect(comments.first.locator("strong")).to_have_text("Visitor 52")
+    expect(more).to_have_text("Show older comments (3 more)")
+    more.scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/side-older-comments.png")
+
+    more.focus()
+    page.keyboard.press("Enter")
+    expect(comments).to_have_count(53)
+    expect(comments.last.locator("strong")).to_have_text("Visitor 0")
+    expect(more).to_be_hidden()
+
+    page.get_by_role("button", name="Refresh").click()  # the newest page again
+    expect(comments).to_have_count(50)
+    expect(more).to_be_visible()
     assert page.script_errors == []
 
 

@@ -1,8 +1,9 @@
 import re
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from app.resumes.models import Share
+from app.resumes.models import Comment, Share
 
 CONTENT = {"personalInfo": {"name": "Ada Lovelace", "summary": "Analytical engines."},
            "skills": ["Python", "SecretSkill"], "workExperience": [{"company": "Babbage & Co"}]}
@@ -161,6 +162,37 @@ def test_comments_need_allow_comments(client, visitor, shared):
     visitor.post(url, json={"name": "Alan", "text": "Agreed"})
     comments = client.get(f"/api/resumes/{resume_id}/comments").get_json()["data"]
     assert [c["name"] for c in comments] == ["Alan", "Grace"]
+
+
+def test_comments_come_fifty_to_a_page_newest_first(client, shared, query):
+    resume_id, _ = shared
+
+    def leave(session):
+        start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+        session.add_all([Comment(resume_id=resume_id, name=f"Visitor {i}", text="Hello",
+                                 created_at=start + timedelta(minutes=i)) for i in range(55)])
+        session.commit()
+    query(leave)
+
+    first = client.get(f"/api/resumes/{resume_id}/comments").get_json()
+    assert [c["name"] for c in first["data"]] == [f"Visitor {i}" for i in range(54, 4, -1)]
+    assert first["meta"] == {"total": 55, "page": 1, "limit": 50, "totalPages": 2}
+    second = client.get(f"/api/resumes/{resume_id}/comments?page=2").get_json()
+    assert [c["name"] for c in second["data"]] == [f"Visitor {i}" for i in range(4, -1, -1)]
+    small = client.get(f"/api/resumes/{resume_id}/comments?page=3&limit=20").get_json()
+    assert [c["name"] for c in small["data"]] == [f"Visitor {i}" for i in range(14, -1, -1)]
+    assert small["meta"] == {"total": 55, "page": 3, "limit": 20, "totalPages": 3}
+    past = client.get(f"/api/resumes/{resume_id}/comments?page=4&limit=20").get_json()
+    assert past["data"] == [] and past["meta"]["total"] == 55
+
+
+@pytest.mark.parametrize("query_string,field", [("limit=0", "limit"), ("limit=101", "limit"), ("page=0", "page"),
+                                                ("page=x", "page")])
+def test_a_bad_page_of_comments_names_the_field(client, shared, query_string, field):
+    resume_id, _ = shared
+    response = client.get(f"/api/resumes/{resume_id}/comments?{query_string}")
+    assert response.status_code == 400
+    assert response.get_json()["code"] == "VALIDATION_ERROR" and response.get_json()["details"]["field"] == field
 
 
 @pytest.mark.parametrize("body,field", [({"name": "", "text": "x"}, "name"), ({"name": "n" * 101, "text": "x"}, "name"),

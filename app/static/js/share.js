@@ -1,12 +1,13 @@
 // Share: the resume's public link (GET/POST/PUT /api/resumes/<id>/share): on and off, password,
 // expiry, download and comments allowed, the link to copy, its views and last view; and the
-// comments visitors left on the share page (GET /api/resumes/<id>/comments), for the owner.
+// comments visitors left on the share page (GET /api/resumes/<id>/comments, a page at a time), for the owner.
 import { request, showError, toast } from "./api.js";
 import { formatTime, resumePath, st } from "./side_common.js";
 
 const form = document.getElementById("share-form");
 const $ = (id) => document.getElementById(id);
 let share = null; // the share's settings, or null before the first share
+let commentsPage = 0; // the last page of comments the list shows
 
 function localInput(iso) {
   const date = new Date(iso);
@@ -75,24 +76,35 @@ async function copyLink() {
   }
 }
 
-async function loadComments() {
+// The newest comments (Refresh), or the next page of older ones below those shown (more).
+async function loadComments(more = false) {
   const list = $("comments");
-  let comments;
+  const button = $("comments-more");
+  const page = more ? commentsPage + 1 : 1;
+  let answer;
   try {
-    comments = await request("GET", `${resumePath}/comments`);
+    answer = await request("GET", `${resumePath}/comments?page=${page}`, undefined, { envelope: true });
   } catch (error) {
     showError(error, list.parentElement);
     return;
   }
-  if (!comments.length) {
+  const { data: comments, meta } = answer;
+  commentsPage = page;
+  const left = meta.total - (page - 1) * meta.limit - comments.length;
+  button.hidden = left <= 0;
+  button.textContent = st("Show older comments ({n} more)", { n: left });
+  if (!comments.length && page === 1) {
     const empty = document.createElement("li");
     empty.className = "muted";
     empty.textContent = st("No comments yet.");
     list.replaceChildren(empty);
     return;
   }
-  list.replaceChildren(...comments.map((comment) => {
+  // A comment left since the first page moves the rest down a place: one shown already is not repeated.
+  const shown = new Set(more ? [...list.children].map((item) => item.dataset.id) : []);
+  const items = comments.filter((comment) => !shown.has(comment.id)).map((comment) => {
     const item = document.createElement("li");
+    item.dataset.id = comment.id;
     const head = document.createElement("p");
     const name = document.createElement("strong");
     name.textContent = comment.name;
@@ -105,7 +117,9 @@ async function loadComments() {
     text.textContent = comment.text;
     item.append(head, text);
     return item;
-  }));
+  });
+  if (more) list.append(...items);
+  else list.replaceChildren(...items);
 }
 
 if (form) {
@@ -125,7 +139,8 @@ if (form) {
     change({ expiresAt: value ? new Date(value).toISOString() : null });
   });
   $("share-expires-remove").addEventListener("click", () => change({ expiresAt: null }));
-  $("comments-refresh").addEventListener("click", loadComments);
+  $("comments-refresh").addEventListener("click", () => loadComments());
+  $("comments-more").addEventListener("click", () => loadComments(true));
   load();
   loadComments();
 }
