@@ -15,14 +15,14 @@ from flask_babel import get_locale, gettext, lazy_gettext
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from marshmallow import EXCLUDE, ValidationError
-from sqlalchemy import text
 
 from app.auth import oauth, schemas, service
 from app.auth.sessions import reads_no_user
+from app.common import health
 from app.common.ratelimit import configured, email_key
 from app.common.security import same_origin_url
 from app.errors import ApiError, flatten_messages
-from app.extensions import db, limiter
+from app.extensions import limiter
 
 bp = Blueprint("pages", __name__)
 
@@ -174,20 +174,8 @@ def healthz():
 @reads_no_user
 def readyz():
     """The database and (when configured) Redis answer."""
-    checks = {}
-    try:
-        db.session.execute(text("SELECT 1"))
-        checks["database"] = "ok"
-    except Exception:
-        db.session.rollback()
-        checks["database"] = "unavailable"
-    if current_app.config["REDIS_URL"]:
-        try:
-            current_app.extensions["jobs"].connection.ping()
-            checks["redis"] = "ok"
-        except Exception:
-            checks["redis"] = "unavailable"
-    ready = all(v == "ok" for v in checks.values())
+    checks = health.readiness()
+    ready = all(v == health.OK for v in checks.values())
     return jsonify({"status": "ok" if ready else "unavailable", "checks": checks}), 200 if ready else 503
 
 
