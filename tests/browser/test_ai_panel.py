@@ -103,6 +103,21 @@ def test_a_suggested_summary_is_reviewed_applied_and_autosaved(open_as, live, ma
     assert page.script_errors == []
 
 
+def test_bullets_for_a_job_added_a_moment_ago_are_written_from_that_job(open_as, live, make_user, fake_openai):
+    page, resume_id = open_editor(open_as, live, make_user)
+    page.get_by_role("button", name="Add experience").click()
+    page.locator('[data-field="contentJson.workExperience.1.company"]').fill("Globex Logistics")
+    page.locator('[data-field="contentJson.workExperience.1.position"]').fill("Staff Engineer")
+    # at once, before the autosave's pause has passed: the new job is saved first, then written for
+    page.get_by_role("button", name="Suggest bullets").nth(1).click()
+    expect(page.get_by_role("textbox", name="Suggested text")).to_have_value("\n".join(BULLETS))
+    prompt = fake_openai.requests[-1]["body"]["messages"][-1]["content"]
+    assert "THE ENTRY TO WRITE BULLETS FOR\nStaff Engineer at Globex Logistics" in prompt
+    saved = api(page, "GET", f"/api/resumes/{resume_id}")["data"]["contentJson"]["workExperience"]
+    assert [job["company"] for job in saved] == ["Acme Payments", "Globex Logistics"]
+    assert page.script_errors == []
+
+
 def test_discard_leaves_the_field_and_a_failing_model_says_try_later(open_as, live, make_user, fake_openai):
     page, _resume_id = open_editor(open_as, live, make_user)
     page.get_by_role("button", name="Suggest a summary").click()

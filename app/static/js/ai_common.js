@@ -32,6 +32,17 @@ export async function jobDescription() {
   return document.querySelector('[data-field="targetJobDescription"]')?.value.trim() || "";
 }
 
+// Resolves once the editor has saved what was typed (true) or tried to (false): a job's bullets are
+// written from the saved resume's entry at the index the page shows, so a job added or moved a moment
+// ago must be saved first. editor.js answers the "editor:settle" event; without an editor, at once.
+export async function saved() {
+  await formFilled();
+  let answer = Promise.resolve(true);
+  const event = new CustomEvent("editor:settle", { detail: (settling) => { answer = settling; } });
+  document.dispatchEvent(event);
+  return answer;
+}
+
 // Say `error` (an ApiError) in `note`, an element with role="status".
 export function explain(note, error) {
   note.dataset.kind = "error";

@@ -3,7 +3,7 @@
 // edit, then Apply puts it into the field (bullets are added to the job's highlights) and fires the
 // field's input event, so the autosave saves it as if it were typed. Nothing changes by itself.
 import { request } from "./api.js";
-import { at, explain, jobDescription, resumePath, say } from "./ai_common.js";
+import { at, explain, jobDescription, resumePath, saved, say } from "./ai_common.js";
 
 const form = document.getElementById("editor-form");
 const template = document.getElementById("tpl-ai-review");
@@ -57,14 +57,15 @@ function review(row, kind, text, field) {
 }
 
 async function write(button) {
-  const target = targetOf(button);
-  if (!target?.field) return;
   const row = button.closest(".ai-row");
   const note = noteOf(row);
   const job = await jobDescription();
   button.disabled = true;
   say(note, at("Writing…"));
   try {
+    await saved(); // the entry the button is in, saved at the index it shows (see saved())
+    const target = targetOf(button);
+    if (!target?.field) { say(note); return; }
     const data = await request("POST", `${resumePath}/generate`,
                                { kind: button.dataset.ai, ...target.body, ...(job ? { jobDescription: job } : {}) });
     say(note);

@@ -72,6 +72,9 @@ async function start() {
     order.apply(state.contentJson);
   };
 
+  // ai_common.js's saved(): the AI writing reads the saved resume.
+  document.addEventListener("editor:settle", (event) => event.detail(saver.settle()));
+
   fillTemplates(select, templates);
   fill(resume);
   showScores(resume);
