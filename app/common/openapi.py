@@ -115,8 +115,9 @@ def build_spec(app: Flask) -> dict:
             op: dict = {"summary": doc["summary"], "tags": doc["tags"],
                         "operationId": f"{doc['operation'] or rule.endpoint}.{method}",
                         "responses": {"default": error_response}}
+            # In the order the path names them (``rule.arguments`` is a set: its order changes between runs).
             params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-                      for name in rule.arguments]
+                      for name in _CONVERTER.findall(rule.rule)]
             if doc["query"] is not None:
                 params.append({"in": "query", "schema": doc["query"]})
             if getattr(view, "idempotent", False):  # app.common.idempotency
