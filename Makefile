@@ -4,7 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export FLASK_APP := app
 
-.PHONY: run test install install-dev migrate worker clean
+.PHONY: run test test-quick install install-dev migrate worker clean
+# pytest-xdist processes for `make test` (each a whole test session of its own; 1: no xdist)
+PYTEST_WORKERS ?= 2
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +14,7 @@ $(BIN)/python:
 
 $(VENV)/.runtime: $(BIN)/python requirements.txt
 	$(BIN)/pip install --quiet -r requirements.txt
-	$(BIN)/python -m app.resumes.documents.fonts
+	$(BIN)/python -m app.documents.fonts
 	$(BIN)/python -m app.i18n
 	touch $@
 
@@ -30,9 +32,16 @@ run: install
 	$(BIN)/flask db upgrade
 	$(BIN)/flask run --host localhost --port 5000
 
-## Every test (set TEST_DATABASE_URL / TEST_REDIS_URL to use PostgreSQL and Redis)
+## Every test, on both cores, after the import contracts (set TEST_DATABASE_URL / TEST_REDIS_URL to use
+## PostgreSQL and Redis; each worker gets a database of its own)
 test: install-dev
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+## The inner loop: the same, less the slow kinds (real browser, generated contract requests, document matrices)
+test-quick: install-dev
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not browser and not contract and not documents" $(PYTEST_ARGS)
 
 migrate: install
 	$(BIN)/flask db upgrade

@@ -1,126 +1,13 @@
-"""The application factory."""
-from __future__ import annotations
+"""The resume service. ``create_app`` (``app/factory.py``) builds the Flask app.
 
-import os
-import secrets
-from pathlib import Path
-
-from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
-
-from app.config import config_for
-
-MIGRATIONS_DIR = str(Path(__file__).resolve().parent.parent / "migrations")
+The package's own module imports nothing at all: the libraries under it (``app.content``,
+``app.documents``, ``app.importing``, ``app.matching``) import neither Flask nor the database, and
+importing one of them (an import's child process does) must not pull the web app in with it.
+"""
 
 
-def create_app(config: str | dict | None = None) -> Flask:
-    """Build the app: config → extensions → integrations → blueprints → error handlers → CLI.
+def create_app(config=None):
+    """The app, built by ``app.factory.create_app`` (see there)."""
+    from app.factory import create_app as build  # on call: see the module docstring
 
-    ``config`` is a configuration name (development, production, testing; default
-    from ``APP_ENV``) or a complete settings dict from ``config_for``.
-    """
-    app = Flask(__name__, instance_relative_config=True)
-    app.config.update(config if isinstance(config, dict) else config_for(config))
-    _apply_embedded_defaults(app)
-    from app.common.http import JSONProvider
-
-    app.json = JSONProvider(app)  # a body nested too deep for the decoder is malformed JSON (400), not a 500
-    app.json.sort_keys = False  # envelopes read success, data, message in that order
-    if app.config["TRUSTED_PROXIES"]:
-        n = app.config["TRUSTED_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n)
-
-    from app.common.http import configure_logging, install_request_hooks
-    from app.common.models import render_migration_item
-    from app.extensions import db, limiter, migrate, oauth
-
-    from app.common.models import Clock
-
-    app.extensions["clock"] = Clock()
-    configure_logging(app)
-    # Before the limiter: our before-request checks (request id, 413, 415) run first,
-    # and our after-request hook runs after the limiter's header injection.
-    install_request_hooks(app)
-    from app.auth.sessions import load_user_before_limits
-
-    load_user_before_limits(app)  # so a database error is a 503, not the limiter's "storage outage"
-    db.init_app(app)
-    from app.common import outage
-
-    outage.init_app(app)  # after db, before the limiter; its WSGI backstop wraps ProxyFix
-    from app.common import connections
-
-    connections.init_app(app)  # after db: the pool's check of its connections on PostgreSQL
-    migrate.init_app(app, db, directory=MIGRATIONS_DIR, compare_type=True, render_item=render_migration_item)
-    limiter.init_app(app)
-    oauth.init_app(app)
-
-    from app import queue
-    from app.auth import oauth as oauth_providers, sessions
-    from app.integrations import mail, storage
-
-    from app import i18n
-
-    sessions.init_app(app)
-    i18n.init_app(app)
-    oauth_providers.init_app(app)
-    queue.init_app(app)
-    mail.init_app(app)
-    storage.init_app(app)
-
-    from app.account.views import bp as account_bp
-    from app.auth.views import bp as auth_bp
-    from app.billing.views import bp as billing_bp
-    from app.pages import files as _file_pages, payments as _payment_pages, share as _share_pages  # noqa: F401
-    from app.pages import (  # noqa: F401  (the signed-in app's pages)
-        account_pages as _account_pages, billing_pages as _billing_pages, dashboard as _dashboard,
-        editor as _editor, webhook_pages as _webhook_pages,
-    )
-    from app.pages.views import bp as pages_bp  # (the modules above add their routes to it)
-    from app.resumes.views import bp as resumes_bp
-    from app.webhooks.views import bp as webhooks_bp
-
-    for blueprint in (auth_bp, resumes_bp, account_bp, billing_bp, webhooks_bp, pages_bp):
-        app.register_blueprint(blueprint)
-
-    from app.common.openapi import register_openapi
-    from app.errors import register_error_handlers
-
-    register_openapi(app)
-    register_error_handlers(app)
-
-    from app.cli import register_cli
-
-    register_cli(app)
-    return app
-
-
-def _apply_embedded_defaults(app: Flask) -> None:
-    """Fill what the environment left out with the embedded default under ``instance/``.
-
-    Only a default creates ``instance/``: a configured app may run on a read-only disk.
-    """
-    instance = Path(app.instance_path)
-    cfg = app.config
-    if not cfg["SQLALCHEMY_DATABASE_URI"]:
-        instance.mkdir(parents=True, exist_ok=True)
-        cfg["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'app.db'}"
-    if not cfg["STORAGE_DIR"]:
-        cfg["STORAGE_DIR"] = str(instance / "storage")
-    if not cfg["SECRET_KEY"]:
-        # Development only (production refuses to start without one): keep a key
-        # under instance/ so that sessions survive a restart.
-        instance.mkdir(parents=True, exist_ok=True)
-        key_file = instance / "secret_key"
-        if not key_file.exists():
-            key_file.write_text(secrets.token_urlsafe(48))
-            os.chmod(key_file, 0o600)
-        cfg["SECRET_KEY"] = key_file.read_text().strip()
-    cfg["RATELIMIT_STORAGE_URI"] = cfg["REDIS_URL"] or "memory://"
-    if cfg["REDIS_URL"]:
-        # A frozen Redis costs a request one short wait, then the limiter counts in memory until it answers.
-        from app.queue import request_connection_options
-
-        cfg.setdefault("RATELIMIT_STORAGE_OPTIONS", request_connection_options(cfg))
-    cfg.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # a Redis outage must not take the API down
-    cfg.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    return build(config)

@@ -6,8 +6,13 @@ from datetime import datetime, timezone
 
 import click
 from flask import Flask, current_app
+from marshmallow import ValidationError
 
+from app.auth import schemas, service
+from app.billing import service as billing
+from app.documents import fonts
 from app.errors import ApiError
+from app.worker import WorkerProcess
 
 
 def register_cli(app: Flask) -> None:
@@ -17,9 +22,6 @@ def register_cli(app: Flask) -> None:
     @click.password_option(help="Password (prompted when left out).")
     def create_user(email: str, name: str, password: str) -> None:
         """Create a verified user (no mail is sent)."""
-        from app.auth import schemas, service
-        from marshmallow import ValidationError
-
         try:
             data = schemas.RegisterSchema().load({"email": email, "name": name, "password": password})
             user = service.create_verified_user(**data)
@@ -35,12 +37,8 @@ def register_cli(app: Flask) -> None:
     @click.option("--burst", is_flag=True, help="Quit once the queues are empty.")
     def worker(burst: bool) -> None:
         """Run the job lanes (exports; webhooks; mail and the rest) and the scheduler on REDIS_URL."""
-        from app.worker import WorkerProcess
-
         if current_app.extensions["jobs"].embedded:
             raise click.ClickException("REDIS_URL is not set: the web process runs jobs itself.")
-        from app.resumes.documents import fonts
-
         # The PDF's fallback fonts, if the build step did not make them (a minute or two, once per
         # machine): before the first export job rather than inside it, past its time-out.
         fonts.ensure_built()
@@ -49,8 +47,6 @@ def register_cli(app: Flask) -> None:
     @app.cli.command("prune")
     def prune() -> None:
         """Delete expired sessions, expired or spent one-time tokens and expired refresh tokens."""
-        from app.auth import service
-
         counts = service.prune_expired()
         click.echo(f"deleted {counts['sessions']} sessions, {counts['tokens']} tokens and "
                    f"{counts['refresh_tokens']} refresh tokens")
@@ -59,8 +55,6 @@ def register_cli(app: Flask) -> None:
     @click.argument("email")
     def grant_enterprise(email: str) -> None:
         """Give the account ENTERPRISE (ACTIVE, renewing monthly at no charge: sales bills it)."""
-        from app.billing import service as billing
-
         try:
             subscription, changed = billing.grant_enterprise(email)
         except ApiError as exc:
@@ -81,8 +75,6 @@ def register_cli(app: Flask) -> None:
     @click.option("--expires-at", help="Last moment it may be redeemed, ISO 8601 (UTC when no offset is given).")
     def create_coupon(code: str, percent_off: int, max_redemptions: int | None, expires_at: str | None) -> None:
         """Create a coupon CODE (matched without regard to case; applies to every Premium charge)."""
-        from app.billing import service as billing
-
         moment = None
         if expires_at is not None:
             try:

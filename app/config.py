@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Mapping
 from datetime import timedelta
+from pathlib import Path
 
 API_VERSION = "2026-11-01"
 
@@ -43,6 +45,14 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         return float(raw)
     except ValueError as exc:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from exc
+
+
+def pdf_font_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Where the PDF's fallback fonts are built and read (``PDF_FONT_DIR``; by default inside the
+    virtual environment, so that a PaaS's slug keeps them with the packages they were built from).
+    Read by ``app.documents.fonts``, which needs it without an app (the build step, the export job)."""
+    env = os.environ if env is None else env
+    return Path(env.get("PDF_FONT_DIR") or Path(sys.prefix) / "share" / "resume-fonts").resolve()
 
 
 def server_settings(env: Mapping[str, str] | None = None) -> dict:

@@ -1,19 +1,13 @@
-"""The one error path: every failure leaves as ``{"error", "code", "details"}``.
+"""The errors of the contract: every failure leaves as ``{"error", "code", "details"}``.
 
 Services raise ``ApiError`` (or a subclass) with a contract code; the status is
-looked up from ``STATUS``, so one code always has one status.
+looked up from ``STATUS``, so one code always has one status. This module imports
+nothing of the app, so that any layer may raise these; ``app.common.error_responses``
+renders them (and every other failure) into the envelope, a page or a form's redirect.
 """
 from __future__ import annotations
 
-import logging
-
-from flask import Flask, g, jsonify, make_response, redirect, render_template, request
 from marshmallow import ValidationError as SchemaValidationError
-from werkzeug.exceptions import HTTPException
-
-from app.common.negotiation import form_error_redirect, wants_json_errors
-
-log = logging.getLogger(__name__)
 
 STATUS = {
     # contract
@@ -68,7 +62,8 @@ STATUS = {
     "SERVICE_UNAVAILABLE": 503,
 }
 
-# Werkzeug's HTTP errors (raised by routing, the body reader, Flask-Limiter) by status.
+# Werkzeug's HTTP errors (raised by routing, the body reader, Flask-Limiter) by status
+# (``app.common.error_responses``).
 HTTP_CODES = {
     400: ("VALIDATION_ERROR", "The request is malformed."),
     401: ("UNAUTHENTICATED", "Authentication required."),
@@ -158,65 +153,3 @@ def from_schema_error(exc: SchemaValidationError) -> ApiError:
     if len(flat) > 1:
         details["errors"] = flat
     return ApiError("VALIDATION_ERROR", f"{field}: {message}", details)
-
-
-def _render(err: ApiError):
-    # Browser forms that post to the JSON API (sign-in) get a redirect back to the form.
-    error_redirect = form_error_redirect()
-    if error_redirect is not None:
-        return redirect(error_redirect(err.code), 302)
-    if wants_json_errors():
-        body = {"error": err.message, "code": err.code}
-        if err.details:
-            body["details"] = err.details
-        response = jsonify(body)
-    else:
-        response = make_response(render_template("pages/error.html", status=err.status, code=err.code,
-                                                 message=err.message))
-    response.status_code = err.status
-    response.headers.update(err.headers)
-    if "Retry-After" in err.headers:
-        g.error_retry_after = err.headers["Retry-After"]  # put back after the limiter's (app.common.outage)
-    return response
-
-
-def register_error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def handle_api_error(err: ApiError):
-        return _render(err)
-
-    @app.errorhandler(SchemaValidationError)
-    def handle_schema_error(err: SchemaValidationError):
-        return _render(from_schema_error(err))
-
-    @app.errorhandler(HTTPException)
-    def handle_http_error(err: HTTPException):
-        status = err.code or 500
-        code, message = HTTP_CODES.get(status, ("INTERNAL_ERROR" if status >= 500 else "VALIDATION_ERROR",
-                                                err.name))
-        api_error = ApiError(code, message)
-        response = _render(api_error)
-        if response.status_code != 302:
-            response.status_code = status
-            # Keep the exception's own headers (Allow on 405, Retry-After on 429).
-            for name, value in err.get_headers():
-                if name.lower() != "content-type":
-                    response.headers[name] = value
-        return response
-
-    @app.errorhandler(Exception)
-    def handle_unexpected(err: Exception):
-        from app.common.database import database_unavailable, outage_summary, rollback_session
-
-        from app.queue import QueueUnavailable
-
-        rollback_session()
-        if isinstance(err, QueueUnavailable):  # the job queue's Redis, for a request that cannot do without it
-            log.error("job queue unavailable on %s %s: %s", request.method, request.path, err)
-            return _render(ServiceUnavailable())
-        if database_unavailable(err):
-            log.error("database unavailable on %s %s: %s", request.method, request.path, outage_summary(err))
-            return _render(ServiceUnavailable())
-        log.exception("unhandled error on %s %s", request.method, request.path)
-        return _render(ApiError("INTERNAL_ERROR", "An unexpected error occurred. Quote the X-Request-ID "
-                                                  "header when you report it."))

@@ -21,6 +21,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from typing import Protocol
 from datetime import timedelta
 
 from flask import Flask, current_app, g, has_request_context
@@ -34,6 +35,8 @@ from rq.job import Job, JobStatus
 from rq.results import Result
 from sqlalchemy import event
 from sqlalchemy.orm import Session
+
+from app.extensions import db
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +94,9 @@ def run_while_awaited(answer_by: float, func: str, *args, **kwargs):
 class Jobs:
     """The app's queues. ``init_app`` picks Redis or the embedded server."""
 
-    def __init__(self):
+    def __init__(self, embedded_worker: Callable[[Flask], EmbeddedWorker] | None = None):
         self.app: Flask | None = None
+        self._make_embedded_worker = embedded_worker
         self.connection: Redis | None = None  # short time-outs: what requests enqueue on
         self.waiting: Redis | None = None  # long reads: waiting for a job's answer
         self.embedded = False
@@ -244,9 +248,9 @@ class Jobs:
             if self._embedded_started:
                 return
             self._embedded_started = True
-            from app.worker import WorkerProcess
-
-            self._embedded_worker = WorkerProcess(self.app, embedded=True)
+            if self._make_embedded_worker is None:
+                raise RuntimeError("this app's queues were set up without an embedded worker (queue.init_app)")
+            self._embedded_worker = self._make_embedded_worker(self.app)
             self._embedded_worker.start()
 
     def shutdown(self) -> None:
@@ -291,9 +295,20 @@ def _for_rq(seconds: float) -> float:
     return seconds + 0.999 if seconds > 0 else 0
 
 
-def init_app(app: Flask) -> None:
-    """Give ``app`` its own queues (each app its own connection and embedded worker)."""
-    Jobs().init_app(app)
+class EmbeddedWorker(Protocol):
+    """What runs the jobs of the embedded default (``app.worker.WorkerProcess``): started on the first
+    enqueue, stopped by ``Jobs.shutdown``."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def init_app(app: Flask, embedded_worker: Callable[[Flask], EmbeddedWorker] | None = None) -> None:
+    """Give ``app`` its own queues (each app its own connection and embedded worker). Without
+    ``REDIS_URL`` the jobs run in this process, by the worker ``embedded_worker(app)`` makes (the
+    factory hands it ``app.worker``'s: the worker imports this module, never the reverse)."""
+    Jobs(embedded_worker).init_app(app)
 
 
 def jobs() -> Jobs:
@@ -306,7 +321,6 @@ def enqueue_after_commit(queue: str, func: Callable | str, *args, **kwargs) -> N
 
     A failure to enqueue is logged and never undoes the committed change.
     """
-    from app.extensions import db
 
     session = db.session()
     if not session.in_transaction():

@@ -3,11 +3,11 @@ the same run.
 
     .venv/bin/python bench/analysis.py [--runs 30]
 
-The long English sample resume of the layout checks (tests/resumes/samples.py: ten jobs, three
+The long English sample resume of the layout checks (tests/documents/samples.py: ten jobs, three
 pages and more, every section) against a one-page job description (about 350 words):
 1. the analysis: ``POST /api/resumes/<id>/analysis`` through the app (session, validation, the
    engine, the ``ai.analysis_completed`` row and its commit). Goal: median at most 150 ms.
-2. the baseline: the same resume's ``atsScore`` computation (``app.resumes.scoring.scores``, what a
+2. the baseline: the same resume's ``atsScore`` computation (``app.matching.engine.scores``, what a
    save runs), called directly.
 
 The app runs in-process on its embedded default (a temporary SQLite file); the embedding model is
@@ -74,14 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     from flask_migrate import upgrade
 
     from app import create_app
-    from app.account import service as accounts
-    from app.ai import embedding
+    from app.auth import registration
+    from app.matching import embedding, engine
     from app.auth import service as auth
     from app.config import config_for
     from app.extensions import db
-    from app.resumes import scoring, service as resumes
+    from app.resumes import service as resumes
     from app.resumes.models import Template
-    from tests.resumes.samples import SAMPLES
+    from tests.documents.samples import SAMPLES
 
     content = SAMPLES[("en", "long")]
     with tempfile.TemporaryDirectory(prefix="resume-analysis-bench-") as tmp:
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(config_for("production", env))
         with app.app_context():
             upgrade()
-            user = accounts.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
+            user = registration.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
             user.subscription.type = "PREMIUM"
             db.session.commit()
             template = db.session.scalar(db.select(Template).where(Template.name == "Horizon"))
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             return response
 
         def baseline():
-            return scoring.scores(content, JOB)
+            return engine.scores(content, JOB)
 
         words = len(JOB.split())
         print(f"Analysis bench: embedded default (SQLite), {os.cpu_count()} CPUs, Python {platform.python_version()}")

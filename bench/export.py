@@ -98,13 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     from xhtml2pdf import pisa
 
     from app import create_app
-    from app.account import service as accounts
+    from app.auth import registration
     from app.auth import service as auth
     from app.config import config_for
     from app.extensions import db
-    from app.resumes import documents, exports
+    from app import documents
+    from app.resumes import exports
     from app.resumes import service as resumes
-    from app.resumes.documents import pdf
+    from app.documents import pdf
     from app.resumes.models import Template
 
     with tempfile.TemporaryDirectory(prefix="resume-export-bench-") as tmp:
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(config_for("production", env))
         with app.app_context():
             upgrade()
-            user = accounts.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
+            user = registration.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
             user.subscription.type = "ENTERPRISE"  # unlimited storage: the runs add up
             db.session.commit()
             template = db.session.scalar(db.select(Template).where(Template.name == "Horizon"))

@@ -138,7 +138,7 @@ def seed(env: dict) -> tuple[str, list[str]]:
     from flask_migrate import upgrade
 
     from app import create_app
-    from app.account import service as accounts
+    from app.auth import registration
     from app.billing import service as billing
     from app.auth.passwords import hash_password
     from app.config import config_for
@@ -147,8 +147,8 @@ def seed(env: dict) -> tuple[str, list[str]]:
     app = create_app(config_for("production", env))
     with app.app_context():
         upgrade()
-        accounts.new_user(email="bench@example.com", name="Grace Hopper", password_hash=hash_password(PASSWORD),
-                          verified=True)
+        registration.new_user(email="bench@example.com", name="Grace Hopper", password_hash=hash_password(PASSWORD),
+                              verified=True)
         db.session.commit()
         billing.grant_enterprise("bench@example.com")
         db.session.remove()

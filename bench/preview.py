@@ -79,18 +79,19 @@ def seed(tmp: str, port: int, secret: str) -> tuple[str, str, str]:
     from flask_migrate import upgrade
 
     from app import create_app
-    from app.account import service as accounts
+    from app.auth import registration
     from app.auth import service as auth
     from app.config import config_for
     from app.extensions import db
-    from app.resumes import documents, exports
+    from app import documents
+    from app.resumes import exports
     from app.resumes import service as resumes
     from app.resumes.models import Template
 
     app = create_app(config_for("production", environment(tmp, port, secret)))
     with app.app_context():
         upgrade()
-        user = accounts.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
+        user = registration.new_user(email="bench@example.com", name="Bench", password_hash=None, verified=True)
         db.session.commit()
         template = db.session.scalar(db.select(Template).where(Template.name == "Horizon"))
         resume_id = resumes.create_resume(user, {"title": "Two pages", "templateId": template.id,

@@ -110,8 +110,8 @@ def seed(app) -> dict[str, str]:
     """Fill the database; returns the raw session cookie values of the ``small`` and ``large`` users."""
     from sqlalchemy import insert
 
-    from app.account import service as accounts
-    from app.account.models import User
+    from app.auth import registration
+    from app.users.models import User
     from app.auth import service as auth
     from app.common.models import utcnow
     from app.extensions import db
@@ -123,8 +123,8 @@ def seed(app) -> dict[str, str]:
         template_ids = list(db.session.scalars(db.select(Template.id)))
         measured = {}
         for key in ("small", "large"):
-            user = accounts.new_user(email=f"bench-{key}@example.com", name=f"Bench {key.title()}",
-                                     password_hash=None, verified=True)
+            user = registration.new_user(email=f"bench-{key}@example.com", name=f"Bench {key.title()}",
+                                         password_hash=None, verified=True)
             user.subscription.type = "PREMIUM"  # the FREE plan stops at 5 resumes
             db.session.commit()
             measured[key] = user.id

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     from flask_migrate import upgrade
 
     from app import create_app
-    from app.account import service as accounts
+    from app.auth import registration
     from app.auth import service as auth
     from app.config import config_for
     from app.extensions import db
@@ -115,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             wait_for(lambda: _redis_up(app), 10, "redis-server")
             with app.app_context():
                 upgrade()
-                user = accounts.new_user(email="bench@example.com", name="Bench", password_hash=None,
-                                         verified=True)
+                user = registration.new_user(email="bench@example.com", name="Bench", password_hash=None,
+                                             verified=True)
                 user.subscription.type = "ENTERPRISE"
                 db.session.commit()
                 webhook = webhooks.create_webhook(user, {"url": receiver_url, "events": ["resume.created"]})

@@ -3,7 +3,7 @@
     .venv/bin/python docs/screenshots.py            # needs Debian's chromium (and fonts-noto-cjk for 中文)
 
 It builds the app on its embedded default in a temporary directory, serves it on a free loopback
-port, creates a person with a realistic resume (tests/resumes/samples.py) and drives the system
+port, creates a person with a realistic resume (tests/documents/samples.py) and drives the system
 Chromium with Playwright through the dashboard, the editor with its preview, the account page, the
 subscription page and the webhooks page, at 1440 px in the light theme, and the editor at 375 px in
 the dark theme and in Chinese.
@@ -43,13 +43,13 @@ def main() -> int:
     from werkzeug.serving import make_server
 
     from app import create_app
-    from app.account import service as accounts
+    from app.auth import registration
     from app.auth.passwords import hash_password
     from app.config import config_for
     from app.extensions import db
     from app.resumes import service as resumes
     from app.resumes.models import Template
-    from tests.resumes import samples
+    from tests.documents import samples
 
     OUT.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -61,8 +61,8 @@ def main() -> int:
         password = "screenshots are fun 42"
         with app.app_context():
             upgrade()
-            user = accounts.new_user(email="eleanor@example.com", name="Eleanor Whitfield-Okafor",
-                                     password_hash=hash_password(password), verified=True)
+            user = registration.new_user(email="eleanor@example.com", name="Eleanor Whitfield-Okafor",
+                                         password_hash=hash_password(password), verified=True)
             db.session.commit()
             templates = {t.name: t.id for t in db.session.scalars(db.select(Template))}
             first = None

@@ -5,6 +5,10 @@ Two modes, chosen by the environment:
 - ``TEST_DATABASE_URL`` / ``TEST_REDIS_URL``: the real PostgreSQL and Redis. With
   Redis, jobs are run by a real ``flask worker`` process started here.
 
+Under pytest-xdist (``make test`` runs ``-n 2``) each worker process is a whole session of its own:
+its own SQLite file, or its own PostgreSQL database (``<name>_gw1`` beside ``<name>``, created here)
+and Redis database number (the URL's plus the worker's number), so that no worker empties another's.
+
 Services commit (jobs on other threads and processes must see the data), so
 each test ends by emptying every table rather than rolling back.
 """
@@ -15,16 +19,42 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
-from app import create_app
-from app.config import config_for
-from app.queue import LANES, QUEUE_NAMES
 from tests.support import PASSWORD, Mailbox, start_smtp_server, wait_until
 
+from app import create_app
+from app.config import config_for, database_url
+from app.queue import LANES, QUEUE_NAMES
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _worker_services() -> None:
+    """Point this xdist worker at a PostgreSQL database and a Redis database of its own (before any test
+    module reads the variables): the first worker keeps the ones given."""
+    number = int((os.environ.get("PYTEST_XDIST_WORKER") or "gw0")[2:])
+    if number == 0:
+        return
+    if os.environ.get("TEST_DATABASE_URL"):
+        url = make_url(database_url(os.environ["TEST_DATABASE_URL"]))
+        own = f"{url.database}_gw{number}"
+        server = create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with server.connect() as conn:
+            if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own}).first():
+                conn.execute(text(f'CREATE DATABASE "{own}"'))
+        server.dispose()
+        os.environ["TEST_DATABASE_URL"] = url.set(database=own).render_as_string(hide_password=False)
+    if os.environ.get("TEST_REDIS_URL"):
+        redis_url = urlsplit(os.environ["TEST_REDIS_URL"])
+        base = int(redis_url.path.strip("/") or 0)
+        os.environ["TEST_REDIS_URL"] = urlunsplit(redis_url._replace(path=f"/{base + number}"))
+
+
+_worker_services()
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL")
 REFERENCE_TABLES = {"templates"}  # shipped by migrations; kept between tests
@@ -176,7 +206,7 @@ def client(app):
 @pytest.fixture
 def make_user(app):
     """Create a user directly through the service: ``make_user(email=..., verified=...)``."""
-    from app.account import service as accounts
+    from app.auth import registration
     from app.auth.passwords import hash_password
     from app.extensions import db
 
@@ -186,8 +216,8 @@ def make_user(app):
                 verified: bool = True) -> dict:
         email = email or f"user{next(counter)}@example.com"
         with app.app_context():
-            user = accounts.new_user(email=email, name=name, password_hash=hash_password(password),
-                                     verified=verified)
+            user = registration.new_user(email=email, name=name, password_hash=hash_password(password),
+                                         verified=verified)
             db.session.commit()
             return {"id": user.id, "email": user.email, "name": name, "password": password}
 
@@ -256,3 +286,29 @@ def make_app(test_env):
         engine.dispose()
     vars(limiter).update(saved)
     logging.getLogger().setLevel(root_level)
+
+
+# Resumes: fixtures of tests/resumes, tests/content and tests/documents -------------------------------
+@pytest.fixture
+def templates(client):
+    """Shipped template ids by tier: {"basic": [...], "premium": [...]}."""
+    items = client.get("/api/templates").get_json()["data"]
+    return {tier: [t["id"] for t in items if t["tier"] == tier] for tier in ("basic", "premium")}
+
+
+@pytest.fixture
+def create(client, templates):
+    """POST a resume as the signed-in client; returns the response."""
+
+    def do_create(**fields):
+        body = {"title": "Backend engineer", "templateId": templates["basic"][0], **fields}
+        return client.post("/api/resumes", json=body)
+
+    return do_create
+
+
+@pytest.fixture
+def resume_id(owner, create):
+    response = create()
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["data"]["id"]

@@ -3,13 +3,14 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from app.account.models import User
+from tests.support import PASSWORD
+
 from app.auth import service
 from app.auth.models import AuthSession, OneTimeToken
 from app.common.models import utcnow
 from app.common.security import hash_token
 from app.extensions import db
-from tests.support import PASSWORD
+from app.users.models import User
 
 
 def run(app, *args, **kwargs):

@@ -3,9 +3,9 @@ section has its panel, every list of entries has a form, and a form edits exactl
 (ids are the server's), so the editor neither misses a field nor sends one the API refuses."""
 from marshmallow import fields
 
+from app.content.sections import BODY_SECTIONS
 from app.pages.editor_forms import FORMS, SECTIONS
 from app.resumes import schemas
-from app.resumes.sections import BODY_SECTIONS
 
 
 def _entry_lists(schema, found=None) -> dict:

@@ -12,11 +12,12 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from sqlalchemy import func, select
 
-from app.account.models import User
-from app.auth.models import AuthSession, OneTimeToken
-from app.common.security import hash_token
 from tests.conftest import drain_jobs
 from tests.support import PASSWORD, html_part, link_token, text_part
+
+from app.auth.models import AuthSession, OneTimeToken
+from app.common.security import hash_token
+from app.users.models import User
 
 BASE_URL = "http://localhost:5000"  # the testing default; mail links and sign-out redirects use it
 ORIGIN = BASE_URL  # what a browser sends on a page of the site (the Origin check compares with BASE_URL)

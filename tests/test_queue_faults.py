@@ -20,13 +20,14 @@ from rq import Queue
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
-from app.account.models import User
-from app.config import server_settings
-from app.queue import DEFAULT, EXPORTS
-from app.worker import STOP_GRACE
 from tests import jobs as test_jobs
 from tests.processes import RedisServer, Workers, children_of, worker_env
 from tests.support import Receiver, wait_until
+
+from app.config import server_settings
+from app.queue import DEFAULT, EXPORTS
+from app.users.models import User
+from app.worker import STOP_GRACE
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server program")
 

@@ -7,10 +7,10 @@ import zoneinfo
 
 from marshmallow import ValidationError, fields, post_load, validate, validates, validates_schema
 
-from app.account.models import LANGUAGES, THEMES
 from app.auth.oauth import PROVIDERS
 from app.auth.schemas import Password
 from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictString, Timestamp
+from app.users.models import LANGUAGES, THEMES
 
 
 class TimeZone(StrictString):

@@ -6,7 +6,8 @@ from flask import Blueprint
 from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required
 
-from app.account import schemas, security, service
+from app.account import schemas, service
+from app.auth import credentials, identities
 from app.auth import sessions as auth_sessions
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
@@ -49,8 +50,8 @@ def _user_key() -> str:
 def update_security():
     data = json_body(schemas.SecurityUpdateSchema())
     with counting_failures("current_password_failed", "INVALID_PASSWORD"):
-        result = security.update_security(current_user, **data,
-                                          keep_session=auth_sessions.session_cookie_in_use())
+        result = credentials.update_security(current_user, **data,
+                                             keep_session=auth_sessions.session_cookie_in_use())
     return ok(schemas.SecurityResultSchema().dump(result), message=_message(result))
 
 
@@ -75,7 +76,7 @@ def _message(result: dict) -> str:
 def confirm_two_factor():
     code = json_body(schemas.TwoFactorConfirmSchema())["code"]
     with counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
-        security.confirm_two_factor(current_user, code)
+        credentials.confirm_two_factor(current_user, code)
     return ok(schemas.TwoFactorConfirmedSchema().dump({"twoFactorEnabled": True, "confirmed": True}),
               message="Two-factor sign-in is set up.")
 
@@ -85,7 +86,7 @@ def confirm_two_factor():
 @api_doc("The provider accounts (GitHub, Google) that sign you in, and the providers offered for linking",
          tags=["account"], auth=True, responses={200: ("Linked identities", schemas.IdentitiesSchema)})
 def list_identities():
-    return ok(schemas.IdentitiesSchema().dump(service.identities_of(current_user)))
+    return ok(schemas.IdentitiesSchema().dump(identities.identities_of(current_user)))
 
 
 @bp.delete("/account/identities/<provider>")
@@ -93,5 +94,5 @@ def list_identities():
 @api_doc("Unlink a provider account (409 LAST_SIGN_IN_METHOD when it is your only way to sign in)",
          tags=["account"], auth=True, responses={200: ("The identities left", schemas.IdentitiesSchema)})
 def unlink_identity(provider: str):
-    remaining = service.unlink_identity(current_user, provider)
+    remaining = identities.unlink_identity(current_user, provider)
     return ok(schemas.IdentitiesSchema().dump(remaining), message="The account is no longer linked.")

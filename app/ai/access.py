@@ -1,9 +1,9 @@
 """Who may use the AI features: the plan's ``aiFeatures``."""
 from __future__ import annotations
 
-from app.account.models import User
 from app.billing.plans import PLANS, plan_for
 from app.errors import ApiError
+from app.users.models import User
 
 UPGRADE_PATH = "/billing"
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from marshmallow import fields as ma_fields, validate
 
-from app.account.models import User
-from app.ai import engine
 from app.ai.access import require_ai_features
 from app.common.schemas import InputSchema, OutputSchema, StrictString
 from app.errors import InvalidField
+from app.events.outbox import record_event
 from app.extensions import db
+from app.matching import engine
 from app.resumes.service import get_owned_resume
-from app.webhooks.service import record_event
+from app.users.models import User
 
 JOB_DESCRIPTION_MAX = 20_000
 SEVERITIES = ("critical", "warning", "info")

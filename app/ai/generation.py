@@ -18,7 +18,6 @@ from datetime import datetime
 from flask import current_app
 from marshmallow import fields as ma_fields, post_dump, validate
 
-from app.account.models import LANGUAGES, User
 from app.ai import provider
 from app.ai.access import require_ai_features
 from app.billing.usage import count_api_request
@@ -26,10 +25,11 @@ from app.common.models import utcnow
 from app.common.schemas import InputSchema, OutputSchema, StrictInteger, StrictString, Timestamp, \
     format_timestamp
 from app.errors import ApiError, InvalidField
+from app.events.outbox import record_event
 from app.extensions import db
 from app.queue import AI, JobFailed, jobs
 from app.resumes.service import get_owned_resume
-from app.webhooks.service import record_event
+from app.users.models import LANGUAGES, User
 
 log = logging.getLogger(__name__)
 

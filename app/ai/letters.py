@@ -17,7 +17,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from flask import current_app
 from marshmallow import validate
 
-from app.account.models import User
+from app import documents
+from app.billing import usage
 from app.common.schemas import InputSchema, StrictString
 from app.errors import ApiError, InvalidField
 from app.extensions import db
@@ -25,6 +26,7 @@ from app.queue import EXPORTS, JobFailed, jobs
 from app.resumes import exports
 from app.resumes.exports import ExportResult
 from app.resumes.service import get_owned_resume
+from app.users.models import User
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ def export_cover_letter(user: User, resume_id: str, data: dict) -> ExportResult:
     paragraphs = [part for part in paragraphs if part]
     if not paragraphs:
         raise InvalidField("text", "The letter is empty.")
-    limit = exports.storage_limit(user)
+    limit = usage.storage_limit(user)
     info = (resume.content_json or {}).get("personalInfo") or {}
     preferences = user.preferences or {}
     letter = {"name": info.get("name") or user.name or "",
@@ -85,9 +87,7 @@ def render_letter(fmt: str, letter: dict) -> bytes:
     if fmt == "docx":
         return _docx(letter)
     if fmt == "pdf":
-        from app.resumes.documents import pdf
-
-        return pdf.render_pdf(_html(letter))
+        return documents.pdf_of_html(_html(letter))
     raise ValueError(f"unknown cover letter format {fmt!r}")
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from flask import current_app
 from flask_babel import force_locale, lazy_gettext
 
-from app.account.models import User
 from app.auth import service
 from app.auth.models import OneTimeToken
 from app.extensions import db
 from app.i18n import LOCALES
 from app.integrations import mail
+from app.users.models import User
 
 
 def _mail_link(user: User, purpose: str, page: str, subject: str, template: str, **context) -> None:

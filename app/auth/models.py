@@ -1,4 +1,5 @@
-"""Server-side sessions, one-time (verification, reset) tokens, refresh tokens and linked OAuth identities."""
+"""Server-side sessions, one-time (verification, reset) tokens, refresh tokens, linked OAuth identities and
+two-factor backup codes."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -6,9 +7,9 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from app.account.models import User
 from app.common.models import UTCDateTime, id_column, utcnow
 from app.extensions import db
+from app.users.models import User
 
 
 class AuthSession(db.Model):
@@ -81,3 +82,15 @@ class OAuthIdentity(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
 
     user: Mapped[User] = relationship()
+
+
+class BackupCode(db.Model):
+    """A single-use two-factor backup code; only its SHA-256 is stored."""
+
+    __tablename__ = "backup_codes"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    code_hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

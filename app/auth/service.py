@@ -1,4 +1,5 @@
-"""Account lifecycle: registration, verification, password reset, sign-in, sessions, API tokens.
+"""Account lifecycle: verification, password reset, sign-in, sessions, API tokens (registration is
+``registration.py``, imported here so that views and the CLI have one door).
 
 Each public function is one use case and commits at most once. Mails leave
 from jobs enqueued after the commit.
@@ -13,56 +14,19 @@ from sqlalchemy import bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 
 from app import queue
-from app.account import service as accounts
-from app.account.models import User
 from app.auth import tokens, two_factor
 from app.auth.models import AuthSession, OAuthIdentity, OneTimeToken, RefreshToken
 from app.auth.oauth import Profile
-from app.auth.passwords import check_password, hash_password, password_problem
+from app.auth.passwords import check_password, hash_password
+from app.auth.registration import (  # noqa: F401  (the room's one door)
+    check_password_rule, create_verified_user, new_user, register,
+)
 from app.common.models import utcnow
 from app.common.security import hash_token, new_token
 from app.errors import ApiError
 from app.extensions import db
-
-
-def check_password_rule(password: str, field: str = "password") -> None:
-    """Raises 422 WEAK_PASSWORD naming ``field`` when the password breaks the rule."""
-    problem = password_problem(password)
-    if problem:
-        raise ApiError("WEAK_PASSWORD", f"The password is too weak. {problem}", {"field": field})
-
-
-def register(*, email: str, password: str, name: str) -> User:
-    """Create an unverified user with a FREE subscription and mail a verification link.
-
-    Commits the user; enqueues the verification mail after the commit.
-    Raises WEAK_PASSWORD, EMAIL_ALREADY_EXISTS.
-    """
-    check_password_rule(password)
-    email_taken = ApiError("EMAIL_ALREADY_EXISTS", "An account with this email already exists.",
-                           {"field": "email"})
-    if accounts.find_by_email(email):
-        raise email_taken
-    user = accounts.new_user(email=email, name=name, password_hash=hash_password(password))
-    try:
-        db.session.flush()
-    except IntegrityError:  # a concurrent registration won the race
-        db.session.rollback()
-        raise email_taken from None
-    queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_verification_email", user.id,
-                               retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
-    db.session.commit()
-    return user
-
-
-def create_verified_user(*, email: str, password: str, name: str) -> User:
-    """Operator path (CLI): a verified user, no mail. Raises as ``register``."""
-    check_password_rule(password)
-    if accounts.find_by_email(email):
-        raise ApiError("EMAIL_ALREADY_EXISTS", "An account with this email already exists.", {"field": "email"})
-    user = accounts.new_user(email=email, name=name, password_hash=hash_password(password), verified=True)
-    db.session.commit()
-    return user
+from app.users import service as users
+from app.users.models import User
 
 
 def issue_token(user: User, purpose: str) -> str:
@@ -99,7 +63,7 @@ def verify_email(raw_token: str) -> User:
 
 def resend_verification(email: str) -> None:
     """Mail a new verification link if an unverified account has this email; silent otherwise."""
-    user = accounts.find_by_email(email)
+    user = users.find_by_email(email)
     if user is not None and not user.email_verified:
         queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_verification_email", user.id,
                                    retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
@@ -108,7 +72,7 @@ def resend_verification(email: str) -> None:
 
 def forgot_password(email: str) -> None:
     """Mail a reset link if an account has this email; silent otherwise."""
-    user = accounts.find_by_email(email)
+    user = users.find_by_email(email)
     if user is not None:
         queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_password_reset_email", user.id,
                                    retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
@@ -171,7 +135,7 @@ def authenticate(email: str, password: str, code: str | None = None) -> User:
     Raises INVALID_CREDENTIALS, then (only after a correct password)
     EMAIL_NOT_VERIFIED, TWO_FACTOR_REQUIRED, INVALID_TWO_FACTOR_CODE.
     """
-    user = accounts.find_by_email(email)
+    user = users.find_by_email(email)
     if not check_password(password, user.password_hash if user else None) or user is None:
         raise ApiError("INVALID_CREDENTIALS", "The email or password is incorrect.")
     if not user.email_verified:
@@ -248,9 +212,9 @@ def _provider_user(profile: Profile) -> User:
     email = profile.email if profile.email_verified else None
     if not email or len(email) > 254:
         raise ApiError("EMAIL_NOT_VERIFIED", f"{profile.provider} did not confirm a verified email address.")
-    user = accounts.find_by_email(email)
+    user = users.find_by_email(email)
     if user is None:
-        user = accounts.new_user(email=email, name=_name_for(profile, email), password_hash=None, verified=True)
+        user = new_user(email=email, name=_name_for(profile, email), password_hash=None, verified=True)
     else:
         _refuse_two_factor(user)
         if not user.email_verified:

@@ -26,12 +26,12 @@ from joserfc.jwk import OctKey
 from joserfc.jwt import JWTClaimsRegistry
 from sqlalchemy import update
 
-from app.account.models import User
 from app.auth.models import RefreshToken
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.security import hash_token, new_token
 from app.config import ConfigError
 from app.extensions import db
+from app.users.models import User
 
 log = logging.getLogger(__name__)
 

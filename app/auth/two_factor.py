@@ -17,11 +17,12 @@ import pyotp
 from flask import current_app
 from sqlalchemy import delete, or_, update
 
-from app.account.models import BackupCode, User
+from app.auth.models import BackupCode
 from app.common.models import utcnow
 from app.common.security import hash_token
 from app.errors import ApiError
 from app.extensions import db
+from app.users.models import User
 
 BACKUP_CODE_COUNT = 10
 # Lower-case letters and digits without the look-alikes (0/o, 1/l/i): 10 characters carry 50 bits.

@@ -8,7 +8,6 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from sqlalchemy import select
 
-from app.account.models import User
 from app.billing.models import PaymentIntent, Subscription
 from app.billing.plans import add_months, plan_for
 from app.billing.shared import (CENT, OWED, cancel_waiting_payments, enterprise_is_not_self_serve, keep_card, lock,
@@ -18,6 +17,7 @@ from app.errors import ApiError, InvalidField
 from app.extensions import db
 from app.integrations import payments
 from app.integrations.payments import REQUIRES_ACTION, REQUIRES_CONFIRMATION, SUCCEEDED
+from app.users.models import User
 
 ACTIONS = ("upgrade", "downgrade", "cancel", "reactivate", "update_payment_method")
 PRORATION_BEHAVIORS = ("create_prorations", "none", "always_invoice")

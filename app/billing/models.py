@@ -2,16 +2,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
-
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, Numeric, String
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, backref, mapped_column, relationship
 
 from app.common.models import TimestampMixin, UTCDateTime, id_column, utcnow
 from app.extensions import db
-
-if TYPE_CHECKING:
-    from app.account.models import User
+from app.users.models import User
 
 
 class Subscription(TimestampMixin, db.Model):
@@ -39,7 +35,9 @@ class Subscription(TimestampMixin, db.Model):
     # Bearer-token requests in the current usage period (reset with the period, at current_period_end).
     api_requests_used: Mapped[int] = mapped_column(Integer, nullable=False, default=0, server_default="0")
 
-    user: Mapped[User] = relationship(back_populates="subscription")
+    # ``User.subscription`` (loaded with the user, in the same query): the users table knows no billing.
+    user: Mapped[User] = relationship(backref=backref("subscription", uselist=False, lazy="joined",
+                                                      cascade="all, delete-orphan"))
 
 
 class Coupon(db.Model):

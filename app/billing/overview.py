@@ -5,12 +5,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from app.account.models import User
 from app.billing.models import Coupon, Subscription
 from app.billing.plans import PLANS, Plan, plan_for
 from app.billing.shared import coupon_by_id, payments_of, price_of, subscription_of
 from app.billing.usage import Usage, usage_of
 from app.integrations.payments import REQUIRES_CONFIRMATION, Card
+from app.users.models import User
 
 
 @dataclass(frozen=True)

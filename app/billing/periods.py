@@ -8,7 +8,6 @@ from decimal import Decimal
 
 from sqlalchemy import select, update
 
-from app.account.models import User
 from app.billing.models import PaymentIntent, Subscription
 from app.billing.plans import PLANS, add_months
 from app.billing.shared import (OWED, REQUIRES_PAYMENT_METHOD, coupon_by_id, payments_of, price_of,
@@ -17,6 +16,7 @@ from app.common.models import utcnow
 from app.extensions import db
 from app.integrations import payments
 from app.integrations.payments import REQUIRES_CONFIRMATION
+from app.users.models import User
 
 log = logging.getLogger(__name__)
 

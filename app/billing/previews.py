@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from app.account.models import User
 from app.billing.changes import quote
 from app.billing.overview import NextBilling, next_billing
 from app.billing.plans import Plan, plan_for
 from app.billing.shared import coupon_by_id, subscription_of
 from app.common.models import utcnow
+from app.users.models import User
 
 
 @dataclass(frozen=True)

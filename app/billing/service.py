@@ -12,10 +12,10 @@ from app.billing.periods import apply_period_ends
 from app.billing.plans import add_months
 from app.billing.previews import ChangePreview, preview_change
 from app.billing.subscribing import (PaymentOutcome, PendingPayment, SubscribeResult, complete_payment,
-                                     free_subscription, pending_payment, subscribe)
+                                     free_subscription, open_free_subscription, pending_payment, subscribe)
 from app.billing.usage import Usage, count_api_request, usage_of
 
 __all__ = ["ACTIONS", "PRORATION_BEHAVIORS", "ChangePreview", "ChangeResult", "NextBilling", "Overview",
            "PaymentOutcome", "PendingPayment", "SubscribeResult", "Usage", "add_months", "apply_period_ends", "change",
            "complete_payment", "count_api_request", "create_coupon", "free_subscription", "grant_enterprise",
-           "overview", "pending_payment", "preview_change", "subscribe", "usage_of"]
+           "open_free_subscription", "overview", "pending_payment", "preview_change", "subscribe", "usage_of"]

@@ -29,11 +29,11 @@ from app.billing.plans import PLANS, Plan
 from app.common.models import utcnow
 from app.common.schemas import format_timestamp
 from app.errors import ApiError, InvalidField
+from app.events.outbox import record_event
 from app.extensions import db
 from app.integrations import payments
 from app.integrations.payments import (REQUIRES_ACTION, REQUIRES_CONFIRMATION, SUCCEEDED, Card, PaymentDeclined,
                                        UnknownPaymentMethod)
-from app.webhooks.service import record_event
 
 PLANS_BY_ID = {plan.id: plan for plan in PLANS.values()}
 

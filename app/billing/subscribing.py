@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from sqlalchemy import select, update
 
-from app.account.models import User
 from app.billing.coupons import redeem, usable_coupon
 from app.billing.models import Coupon, PaymentIntent, Subscription
 from app.billing.plans import add_months, plan_for
@@ -18,6 +17,7 @@ from app.errors import ApiError, InvalidField
 from app.extensions import db
 from app.integrations import payments
 from app.integrations.payments import REQUIRES_ACTION, SUCCEEDED, Card, PaymentDeclined
+from app.users.models import User
 
 PAYMENT_ACTION_LIFETIME = timedelta(hours=23)  # an unanswered authentication address then expires
 
@@ -51,6 +51,11 @@ def free_subscription(start: datetime) -> Subscription:
     it to the user and commits)."""
     return Subscription(type="FREE", status="ACTIVE", current_period_start=start,
                         current_period_end=add_months(start, 1))
+
+
+def open_free_subscription(user: User, start: datetime) -> None:
+    """Give a new user (in the session, not committed) its FREE subscription from ``start``."""
+    user.subscription = free_subscription(start)
 
 
 def subscribe(user: User, data: dict) -> SubscribeResult:

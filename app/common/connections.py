@@ -24,6 +24,8 @@ from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 
+from app.extensions import db
+
 _READ_ONLY = "writes_nothing"  # a ``flask.g`` key: this request may not write (g, not the session's
 # ``info``: g ends with its app context, while a session left behind by a context that never tore
 # down could be handed, flag and all, to a later context that happens to get the same id)
@@ -31,8 +33,6 @@ _READ_ONLY = "writes_nothing"  # a ``flask.g`` key: this request may not write (
 
 def init_app(app: Flask) -> None:
     """Install the checkout check on a PostgreSQL engine. Call after ``db.init_app``."""
-    from app.extensions import db
-
     with app.app_context():
         engine = db.engine
     postgresql = engine.dialect.name == "postgresql"
@@ -54,8 +54,6 @@ def writes_nothing(view):
 def read_without_transaction() -> None:
     """Give the request's session an autocommit connection on PostgreSQL and refuse writes in it.
     Call before the session's first statement (the connection's level is set as it is procured)."""
-    from app.extensions import db
-
     g.setdefault(_READ_ONLY, True)
     if current_app.extensions.get("autocommit_reads"):
         db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})

@@ -11,6 +11,8 @@ import sqlite3
 
 from sqlalchemy import exc as sa_exc
 
+from app.extensions import db
+
 log = logging.getLogger("app.common.outage")  # the outage's log lines keep their logger name
 
 # SQLite's OperationalError also means a bad query ("no such table"); only these are outages.
@@ -45,8 +47,6 @@ def outage_summary(exc: BaseException) -> str:
 def rollback_session() -> None:
     """Roll back the request's session before an error is answered; a rollback that fails on a
     dead connection is left to the teardown (``app.common.outage``) rather than raised."""
-    from app.extensions import db
-
     try:
         db.session.rollback()
     except sa_exc.SQLAlchemyError:

@@ -20,7 +20,10 @@ from flask import Flask, g
 from sqlalchemy import exc as sa_exc
 
 from app.common.database import database_unavailable, outage_summary
+from app.common.http import REQUEST_ID_PATTERN
 from app.config import API_VERSION
+from app.errors import ApiError, ServiceUnavailable
+from app.extensions import db
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +50,6 @@ def _keep_the_errors_retry_after(response):
 
 
 def _close_session(_exc: BaseException | None) -> None:
-    from app.extensions import db
-
     try:
         db.session.remove()
     except sa_exc.SQLAlchemyError as exc:
@@ -70,8 +71,6 @@ class ErrorBackstop:
     """
 
     def __init__(self, wsgi_app):
-        from app.common.http import REQUEST_ID_PATTERN
-
         self.wsgi_app = wsgi_app
         self._request_id = re.compile(REQUEST_ID_PATTERN)
 
@@ -101,8 +100,6 @@ class ErrorBackstop:
 
     @staticmethod
     def _answer(environ, start_response, request_id: str, exc: Exception):
-        from app.errors import ApiError, ServiceUnavailable
-
         method, path = environ.get("REQUEST_METHOD"), environ.get("PATH_INFO")
         extra = {"request_id": request_id}
         unavailable = database_unavailable(exc)

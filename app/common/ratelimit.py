@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.common.negotiation import is_form_post
 from app.errors import ApiError
+from app.extensions import limiter
 
 
 def configured(name: str) -> Callable[[], str]:
@@ -60,7 +61,5 @@ def share_password_limit(**options):
     One counter for every place a share password is tried (the JSON view, the page's form,
     comments): a shared limit, so the scope leaves the endpoint out of the key.
     """
-    from app.extensions import limiter
-
     return limiter.shared_limit(configured("SHARE_PASSWORD"), scope="share-password", key_func=address_and_token_key,
                                 deduct_when=failed("share_password_failed"), **options)

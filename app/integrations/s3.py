@@ -16,7 +16,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from app.integrations.storage import Storage, StorageUnavailable
+from app.integrations.store import Storage, StorageUnavailable
 
 # What S3 (and the compatible services) answer for an object that is not there.
 _MISSING = {"NoSuchKey", "404", "NotFound"}

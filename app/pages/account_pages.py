@@ -8,7 +8,7 @@ its validation and limits apply here as to any client. A saved language or theme
 Two-factor set-up: ``PUT /api/account/security`` turns it on and answers the otpauth URI and the backup
 codes once; the QR code of that URI is drawn here on the server with segno (``/account/two-factor/qr.svg``,
 an SVG from our own origin, as the Content-Security-Policy wants), from the stored secret, and only while
-the set-up is not confirmed (``security.setup_uri``): the first code the app gives
+the set-up is not confirmed (``credentials.setup_uri``): the first code the app gives
 (``POST /api/account/two-factor/confirm``) ends that, and the secret is never shown again.
 
 The avatar is an address elsewhere, and the Content-Security-Policy lets images come from our origin only
@@ -29,13 +29,14 @@ from flask import current_app, make_response, redirect
 from flask_login import current_user
 from PIL import Image
 
-from app.account import security, service
-from app.account.models import THEMES
+from app.account import service
+from app.auth import credentials
 from app.auth.oauth import PROVIDERS
 from app.errors import NotFound
 from app.integrations import outbound
 from app.pages.shell import render_page, signed_in_page
 from app.pages.views import bp
+from app.users.models import THEMES
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def _time_zones(current: str) -> list[str]:
 @signed_in_page
 def account_page():
     account = service.account_of(current_user)
-    pending = security.two_factor_pending(current_user)
+    pending = credentials.two_factor_pending(current_user)
     setup_secret = current_user.totp_secret if pending else None
     return render_page(
         "pages/account.html", strings=STRINGS, account=account, languages=LANGUAGE_NAMES, themes=THEMES,
@@ -141,7 +142,7 @@ def settings_page():
 @bp.get("/account/two-factor/qr.svg")
 @signed_in_page
 def two_factor_qr():
-    uri = security.setup_uri(current_user)
+    uri = credentials.setup_uri(current_user)
     if uri is None:  # two-factor off, or confirmed: its secret is not shown any more
         raise NotFound(message="No two-factor set-up is waiting for confirmation.")
     out = io.BytesIO()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from app.resumes.sections import BODY_SECTIONS
+from app.content.sections import BODY_SECTIONS
 
 
 class Field(NamedTuple):

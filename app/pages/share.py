@@ -18,10 +18,11 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
 from app.common.ratelimit import address_and_token_key, configured, counting_failures, share_password_limit
+from app.documents import templating
 from app.errors import ApiError, NotFound, flatten_messages
 from app.extensions import limiter
 from app.pages.views import bp
-from app.resumes import exports, rendering, schemas, shares
+from app.resumes import exports, schemas, shares
 
 COOKIE = "share_unlock"
 THANKS_COOKIE = "share_thanks"
@@ -54,8 +55,8 @@ def _unlocked(share) -> bool:
 
 def _render(share, *, error: str | None = None, status: int = 200, thanked: str | None = None, form=None):
     resume = share.resume
-    body = rendering.render_body(html_template=resume.template.html_template, title=resume.title,
-                                 content=resume.content_json, visible=resume.sections_visibility)
+    body = templating.render_body(html_template=resume.template.html_template, title=resume.title,
+                                  content=resume.content_json, visible=resume.sections_visibility)
     return render_template("pages/share.html", share=share, resume=resume, body=body,
                            css=resume.template.css_styles, error=error, thanked=thanked, form=form or {}), status
 

@@ -18,21 +18,23 @@ from datetime import datetime
 
 from flask import current_app
 from PIL import Image, UnidentifiedImageError
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 
-from app.account.models import User
-from app.billing.plans import UNLIMITED, plan_for
+from app import documents
+from app.billing import usage
 from app.common.models import new_id, utcnow
 from app.common.schemas import format_timestamp
+from app.content import jsonresume
 from app.errors import ApiError
+from app.events.outbox import record_event
 from app.extensions import db
 from app.integrations import outbound
-from app.integrations.storage import LinkExpired, LinkInvalid, storage
+from app.integrations.storage import storage
+from app.integrations.store import LinkExpired, LinkInvalid
 from app.queue import EXPORTS, JobFailed, jobs
-from app.resumes import documents, jsonresume
 from app.resumes.models import Export, Resume
 from app.resumes.service import get_owned_resume
-from app.webhooks.service import record_event
+from app.users.models import User
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
     stored). The file is stored before the transaction and deleted again when the transaction fails.
     """
     resume = get_owned_resume(user, resume_id)
-    limit = storage_limit(user)
+    limit = usage.storage_limit(user)
     fmt, options = data["format"], data["options"]
     resume_id, title, user_id = resume.id, resume.title, user.id
     # A data format (JSON Resume) is written here from the row already read: no job to wait for.
@@ -68,14 +70,6 @@ def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
     db.session.rollback()
     content = inline if inline is not None else render(resume_id, fmt, options)
     return store(user_id, resume_id, fmt, filename_for(title, fmt), content, limit)
-
-
-def storage_limit(user: User) -> int:
-    """The plan's storage limit; raises SUBSCRIPTION_LIMIT_EXCEEDED when it is already reached."""
-    limit = plan_for(user.subscription_type).storage_limit
-    if limit != UNLIMITED and user.storage_used >= limit:
-        raise _storage_full(limit)
-    return limit
 
 
 def store(user_id: str, resume_id: str, fmt: str, filename: str, content: bytes, limit: int, *,
@@ -93,7 +87,7 @@ def store(user_id: str, resume_id: str, fmt: str, filename: str, content: bytes,
         log.error("export of resume %s could not be stored: %s", resume_id, exc)
         raise ApiError("EXPORT_FAILED", "The export could not be stored. Try again in a moment.") from None
     try:
-        _count_storage(user_id, export.file_size, limit)
+        usage.count_storage(user_id, export.file_size, limit)
         db.session.add(export)
         if event:
             record_event("resume.exported", user_id, {
@@ -179,22 +173,6 @@ def _forget_file(key: str) -> None:
         log.error("stored file %s could not be deleted: %s", key, exc)
 
 
-def _count_storage(user_id: str, size: int, limit: int) -> None:
-    """Add ``size`` bytes to the user's storage in one conditional update (racing exports cannot both
-    pass the limit). Raises SUBSCRIPTION_LIMIT_EXCEEDED."""
-    counting = update(User).where(User.id == user_id).values(storage_used=User.storage_used + size)
-    if limit != UNLIMITED:
-        counting = counting.where(User.storage_used + size <= limit)
-    if db.session.execute(counting).rowcount != 1:
-        raise _storage_full(limit)
-
-
-def _storage_full(limit: int) -> ApiError:
-    return ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                    f"This export would pass your plan's storage of {limit} bytes. Delete old exports or upgrade.",
-                    {"limit": limit, "resource": "storage"})
-
-
 # What the render job reads -----------------------------------------------------
 def export_source(resume_id: str) -> tuple[documents.Source, str | None]:
     """The live resume's renderable parts and its owner's avatar address. Raises LookupError."""
@@ -272,7 +250,6 @@ def discard(exports: list[Export]) -> int:
     for export in exports:
         gone = db.session.execute(delete(Export).where(Export.id == export.id)).rowcount
         if gone:
-            db.session.execute(update(User).where(User.id == export.user_id)
-                               .values(storage_used=User.storage_used - export.file_size))
+            usage.release_storage(export.user_id, export.file_size)
             deleted += 1
     return deleted

@@ -1,7 +1,8 @@
 """Resume jobs (exports, the cleanups): plain ids in, re-read state, raise on failure."""
 from __future__ import annotations
 
-from app.resumes import documents, exports, trash
+from app import documents
+from app.resumes import exports, trash
 
 
 def render_export(resume_id: str, fmt: str, options: dict) -> bytes:

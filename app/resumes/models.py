@@ -7,8 +7,8 @@ from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, 
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
+from app.content.sections import BODY_SECTIONS, SECTIONS  # noqa: F401  (re-exported)
 from app.extensions import db
-from app.resumes.sections import BODY_SECTIONS, SECTIONS  # noqa: F401  (re-exported)
 
 STATUSES = ("DRAFT", "PUBLISHED", "ARCHIVED")
 
@@ -133,4 +133,4 @@ class ResumeVersion(db.Model):
     template_id: Mapped[str] = mapped_column(ForeignKey("templates.id"), nullable=False)
     content_json: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
     sections_visibility: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
-    cause: Mapped[str] = mapped_column(String(16), nullable=False)  # history.CAUSES
+    cause: Mapped[str] = mapped_column(String(16), nullable=False)  # versions.CAUSES

@@ -33,13 +33,14 @@ from urllib.parse import urlencode
 from marshmallow import fields, validate
 from PIL import Image
 
-from app.account.models import User
+from app import documents
 from app.common.schemas import InputSchema, OutputSchema, Timestamp
 from app.errors import ApiError
 from app.extensions import db
-from app.resumes import documents, jobs
+from app.resumes import jobs
 from app.resumes.service import get_owned_resume
 from app.resumes.thumbnails import LRU, PDFIUM_LOCK
+from app.users.models import User
 
 log = logging.getLogger(__name__)
 

@@ -5,17 +5,19 @@ import copy
 import json
 import secrets
 
-from sqlalchemy import Row, bindparam, func, select, update
+from sqlalchemy import Row, bindparam, func, select
 
-from app.account.models import User
-from app.billing.plans import UNLIMITED, plan_for
+from app.billing import usage
+from app.billing.plans import plan_for
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.schemas import format_timestamp
 from app.errors import ApiError
+from app.events.outbox import record_event
 from app.extensions import db
-from app.resumes import history, scoring
+from app.matching import engine
+from app.resumes import versions
 from app.resumes.models import SECTIONS, Resume, Share, Template
-from app.webhooks.service import record_event
+from app.users.models import User
 
 MAX_CONTENT_BYTES = 256 * 1024
 
@@ -103,7 +105,7 @@ def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tu
 def create_resume(user: User, data: dict) -> Resume:
     """A DRAFT resume. Commits. Raises INVALID_TEMPLATE, CONTENT_TOO_LARGE, SUBSCRIPTION_LIMIT_EXCEEDED."""
     template = usable_template(user, data["templateId"])
-    count_one_more_resume(user)
+    usage.count_one_more_resume(user)
     visibility = {section: True for section in SECTIONS} | data.get("sectionsVisibility", {})
     now = utcnow()
     resume = Resume(id=new_id(), user_id=user.id, title=data["title"], status="DRAFT", template=template,
@@ -130,7 +132,7 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
     Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
     """
     resume = get_owned_resume(user, resume_id)
-    before = history.State.of(resume)
+    before = versions.State.of(resume)
     if "templateId" in data and data["templateId"] != resume.template_id:
         resume.template = usable_template(user, data["templateId"])
     for field, attribute in (("title", "title"), ("status", "status"),
@@ -145,7 +147,7 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
         score(resume)
     if data:
         resume.updated_at = utcnow()  # any change, even one SQLAlchemy sees as none, moves it up the list
-        history.keep_edit(resume, before)
+        versions.keep_edit(resume, before)
         record_update(resume, [field for field in UPDATE_FIELDS if field in data])
     db.session.commit()
     return resume
@@ -166,7 +168,7 @@ def delete_resume(user: User, resume_id: str) -> None:
     """Soft delete. Commits. Raises RESUME_NOT_FOUND (also for a second delete), RESUME_NOT_OWNED."""
     resume = get_owned_resume(user, resume_id)
     resume.deleted_at = utcnow()
-    db.session.execute(update(User).where(User.id == user.id).values(live_resumes=User.live_resumes - 1))
+    usage.count_one_fewer_resume(user.id)
     record_event("resume.deleted", user.id, {"resume": {"id": resume.id, "user_id": user.id,
                                                         "deleted_at": format_timestamp(resume.deleted_at)}})
     db.session.commit()
@@ -184,7 +186,7 @@ def duplicate_resume(user: User, resume_id: str) -> Resume:
     """
     source = get_owned_resume(user, resume_id)
     template = usable_template(user, source.template_id)
-    count_one_more_resume(user)
+    usage.count_one_more_resume(user)
     now = utcnow()
     duplicate = Resume(id=new_id(), user_id=user.id, status="DRAFT", template=template, created_at=now,
                        updated_at=now, title=source.title[:200 - len(COPY_SUFFIX)].rstrip() + COPY_SUFFIX,
@@ -203,25 +205,15 @@ def recount_live_resumes() -> None:
     as a bulk import does). Does not commit."""
     live = (select(func.count(Resume.id)).where(Resume.user_id == User.id, Resume.deleted_at.is_(None))
             .scalar_subquery())
-    db.session.execute(update(User).values(live_resumes=live))
-
-
-def count_one_more_resume(user: User) -> None:
-    """Add one to the user's live resumes, in a single conditional update: two creates racing for
-    the last place of a plan cannot both get it. Raises SUBSCRIPTION_LIMIT_EXCEEDED."""
-    plan = plan_for(user.subscription_type)
-    counting = update(User).where(User.id == user.id).values(live_resumes=User.live_resumes + 1)
-    if plan.resumes_limit != UNLIMITED:
-        counting = counting.where(User.live_resumes < plan.resumes_limit)
-    if db.session.execute(counting).rowcount != 1:
-        raise ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                       f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
-                       {"limit": plan.resumes_limit, "resource": "resumes"})
+    usage.set_live_resumes(live)
 
 
 def score(resume: Resume) -> None:
-    resume.ats_score, resume.keyword_match_score = scoring.scores(resume.content_json,
-                                                                  resume.target_job_description)
+    """atsScore and keywordMatchScore from the analysis engine: its overallScore and keywordMatchScore
+    against the target job (both None without one), so that the list, the detail and
+    ``POST /api/resumes/<id>/analysis`` agree. docs/scoring.md works an example through."""
+    resume.ats_score, resume.keyword_match_score = engine.scores(resume.content_json,
+                                                                 resume.target_job_description)
 
 
 # Project entries: the items of contentJson.projects ---------------------------
@@ -267,10 +259,10 @@ def _find_project(projects: list[dict], project_id: str) -> dict:
 
 def _replace_projects(resume: Resume, projects: list[dict]) -> None:
     # A new dict: SQLAlchemy only notices a JSON column change by assignment.
-    before = history.State.of(resume)
+    before = versions.State.of(resume)
     resume.content_json = _checked_content({**resume.content_json, "projects": projects})
     score(resume)
     resume.updated_at = utcnow()
-    history.keep_edit(resume, before)
+    versions.keep_edit(resume, before)
     record_update(resume, ["contentJson"])
     db.session.commit()

@@ -9,13 +9,13 @@ from __future__ import annotations
 from marshmallow import fields
 from sqlalchemy import func, select
 
-from app.account.models import User
 from app.common.schemas import Timestamp
 from app.errors import ApiError
 from app.extensions import db
 from app.resumes.models import Comment, Share
 from app.resumes.schemas import ShareSettingsSchema
 from app.resumes.service import get_owned_resume
+from app.users.models import User
 
 
 class ShareStatusSchema(ShareSettingsSchema):

@@ -9,16 +9,16 @@ import secrets
 from flask import current_app
 from sqlalchemy import func, update
 
-from app.account.models import User
-from app.billing.plans import plan_for, within
 from app.auth.passwords import MAX_BYTES, check_password, hash_password
+from app.billing.plans import plan_for, within
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.schemas import format_timestamp
 from app.errors import ApiError
+from app.events.outbox import record_event
 from app.extensions import db
 from app.resumes.models import Comment, Resume, Share
 from app.resumes.service import get_owned_resume
-from app.webhooks.service import record_event
+from app.users.models import User
 
 
 def configure_share(user: User, resume_id: str, data: dict, *, create: bool) -> tuple[Share, bool]:

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from PIL import Image
 from sqlalchemy import select
 
+from app import documents
 from app.common.models import plausible_id
 from app.errors import ApiError
 from app.extensions import db
-from app.resumes import documents
 from app.resumes.models import Template
 
 log = logging.getLogger(__name__)

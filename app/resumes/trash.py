@@ -17,13 +17,14 @@ from marshmallow import fields
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import joinedload, lazyload, load_only
 
-from app.account.models import User
+from app.billing import usage
 from app.common.models import plausible_id, utcnow
 from app.common.schemas import OutputSchema, Timestamp, format_timestamp
 from app.extensions import db
 from app.resumes import exports, service, shares
 from app.resumes.models import Export, Resume, Template
 from app.resumes.schemas import TemplateRefSchema
+from app.users.models import User
 
 RETENTION = timedelta(days=30)
 # A trash item's columns only: not the content, the template's source, nor the share (never read).
@@ -60,7 +61,7 @@ def restore(user: User, resume_id: str) -> Resume:
     ) if plausible_id(resume_id) else None
     if resume is None:
         return service.get_owned_resume(user, resume_id)
-    service.count_one_more_resume(user)
+    usage.count_one_more_resume(user)
     if resume.share is not None and resume.share.is_enabled:
         shares._check_share_limit(user, resume.id)
     # Conditional: of two restores at once, one brings it back and counts it; the other finds it live.

@@ -3,21 +3,18 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, Response, g, request
+from flask import Blueprint, Response, request
 from flask_login import current_user, login_required
 from werkzeug.routing import BaseConverter
 
-from app.ai import analysis, generation, letters
 from app.common.connections import writes_nothing
 from app.common.http import json_body, ok
 from app.common.idempotency import idempotent
 from app.common.negotiation import accepts_upload, is_form_post
 from app.common.openapi import api_doc
-from app.common.ratelimit import configured, counting_failures, share_password_limit
+from app.common.ratelimit import counting_failures, share_password_limit
 from app.errors import ApiError, InvalidField
-from app.extensions import limiter
-from app.resumes import exports, history, previews, schemas, service, share_status, shares, thumbnails, trash
-from app.resumes.importing import schemas as import_schemas, service as imports
+from app.resumes import exports, history, imports, previews, schemas, service, share_status, shares, thumbnails, trash
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
@@ -89,12 +86,12 @@ def create_resume():
 @accepts_upload(max_bytes=imports.MAX_UPLOAD_BYTES)
 @login_required
 @api_doc("Import a resume: a JSON Resume document, or a PDF, DOCX or JSON Resume file (multipart, field file)",
-         tags=["resumes"], auth=True, body=import_schemas.ImportBodySchema, upload_body=import_schemas.UPLOAD_BODY,
+         tags=["resumes"], auth=True, body=schemas.ImportBodySchema, upload_body=schemas.UPLOAD_BODY,
          responses={201: ("The new resume (DRAFT) and where what was not kept came from",
-                          import_schemas.ImportResultSchema)})
+                          schemas.ImportResultSchema)})
 def import_resume():
     if request.mimetype == "multipart/form-data":
-        form = import_schemas.ImportFormSchema().load(request.form.to_dict())
+        form = schemas.ImportFormSchema().load(request.form.to_dict())
         upload = request.files.get("file")
         if upload is None:
             raise InvalidField("file", "Attach the file to import (a PDF, a DOCX or a JSON Resume file).")
@@ -103,10 +100,10 @@ def import_resume():
     elif is_form_post():
         raise ApiError("UNSUPPORTED_MEDIA_TYPE", "Send a JSON body, or the file as multipart/form-data.")
     else:
-        body = json_body(import_schemas.ImportBodySchema())
+        body = json_body(schemas.ImportBodySchema())
         resume, dropped = imports.import_document(current_user, body["jsonResume"], title=body.get("title"),
                                                   template_id=body.get("templateId"))
-    return ok(import_schemas.ImportResultSchema().dump({"resume": resume, "dropped": dropped}), status=201,
+    return ok(schemas.ImportResultSchema().dump({"resume": resume, "dropped": dropped}), status=201,
               message="Resume imported.")
 
 
@@ -173,20 +170,20 @@ def restore_resume(resume_id: str):
 @login_required
 @api_doc("List a resume's earlier versions, newest first", tags=["versions"], auth=True,
          query=schemas.PageQuerySchema, list_meta=True,
-         responses={200: ("A page of versions with meta", history.VersionListItemSchema(many=True))})
+         responses={200: ("A page of versions with meta", schemas.VersionListItemSchema(many=True))})
 def list_versions(resume_id: str):
     query = schemas.PageQuerySchema().load(request.args.to_dict())
     rows, total = history.list_versions(current_user, resume_id, page=query["page"], limit=query["limit"])
-    return ok(history.VersionListItemSchema(many=True).dump(rows), meta=page_meta(total, query))
+    return ok(schemas.VersionListItemSchema(many=True).dump(rows), meta=page_meta(total, query))
 
 
 @bp.get("/resumes/<resume_id>/versions/<version_id>")
 @writes_nothing
 @login_required
 @api_doc("Read one version of a resume", tags=["versions"], auth=True,
-         responses={200: ("The version", history.VersionSchema)})
+         responses={200: ("The version", schemas.VersionSchema)})
 def get_version(resume_id: str, version_id: str):
-    return ok(history.VersionSchema().dump(history.get_version(current_user, resume_id, version_id)))
+    return ok(schemas.VersionSchema().dump(history.get_version(current_user, resume_id, version_id)))
 
 
 @bp.post("/resumes/<resume_id>/versions/<version_id>/restore")
@@ -243,45 +240,6 @@ def delete_project(resume_id: str, project_id: str):
 def export_resume(resume_id: str):
     export = exports.export_resume(current_user, resume_id, json_body(schemas.ExportInputSchema()))
     return ok(schemas.ExportResultSchema().dump(export), status=201, message="Export ready.")
-
-
-# Analysis against a job --------------------------------------------------------
-@bp.post("/resumes/<resume_id>/analysis")
-@login_required
-# Analyses per user, on top of the per-user request limit.
-@limiter.limit(configured("AI_ANALYSIS"), scope="ai-analysis", override_defaults=False)
-@api_doc("Analyse the resume against a job description (default: its targetJobDescription): scores, the job's "
-         "matched and missing keywords, suggestions (PREMIUM and ENTERPRISE; offline, nothing is stored)",
-         tags=["ai"], auth=True, body=analysis.AnalysisInputSchema,
-         responses={200: ("The analysis", analysis.AnalysisSchema)})
-def analyse_resume(resume_id: str):
-    data = json_body(analysis.AnalysisInputSchema()) if request.content_length else {}
-    return ok(analysis.AnalysisSchema().dump(analysis.analyse_resume(current_user, resume_id, data)))
-
-
-# AI writing -----------------------------------------------------------------
-@bp.post("/resumes/<resume_id>/generate")
-@login_required
-# Generations per user, on top of the per-user request limit.
-@limiter.limit(configured("AI_GENERATE"), scope="ai-generate", override_defaults=False)
-@api_doc("Write a summary, bullets for one work entry, or a cover letter with the configured AI model "
-         "(PREMIUM and ENTERPRISE; the resume is not changed; counts as an API request)", tags=["ai"], auth=True,
-         body=generation.GenerateInputSchema, responses={200: ("The generated text", generation.GeneratedSchema)})
-def generate_content(resume_id: str):
-    data = json_body(generation.GenerateInputSchema())
-    result = generation.generate(current_user, resume_id, data,
-                                 already_counted=g.get("authenticated_by") == "bearer")
-    return ok(generation.GeneratedSchema().dump(result), message="Generated: review it before applying it.")
-
-
-@bp.post("/resumes/<resume_id>/cover-letter/export")
-@login_required
-@api_doc("Export a cover letter (the text given, with the resume's name and contact details and today's date) "
-         "as PDF, DOCX or TXT, stored like an export", tags=["ai"], auth=True,
-         body=letters.CoverLetterExportSchema, responses={201: ("The stored file", schemas.ExportResultSchema)})
-def export_cover_letter(resume_id: str):
-    export = letters.export_cover_letter(current_user, resume_id, json_body(letters.CoverLetterExportSchema()))
-    return ok(schemas.ExportResultSchema().dump(export), status=201, message="Cover letter ready.")
 
 
 # Preview --------------------------------------------------------------------

@@ -5,9 +5,9 @@ recorded event against it, so that a change to an event's data shows up as a fai
 """
 from __future__ import annotations
 
-from app.account.models import LANGUAGES
 from app.ai.generation import KINDS
 from app.resumes.models import STATUSES
+from app.users.models import LANGUAGES
 from app.webhooks.service import SUBSCRIBABLE, TEST_EVENT
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -34,10 +34,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app.common.models import utcnow
 from app.common.schemas import format_timestamp
 from app.config import API_VERSION
+from app.events.models import Event
 from app.extensions import db
 from app.integrations import outbound
 from app.queue import MAIL, WEBHOOKS, QueueUnavailable, enqueue_after_commit, jobs
-from app.webhooks.models import Delivery, Event, Webhook
+from app.webhooks.models import Delivery, Webhook
 
 log = logging.getLogger(__name__)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 from flask import current_app
 from flask_babel import force_locale, lazy_gettext
 
-from app.account.models import User
 from app.extensions import db
 from app.i18n import LOCALES
 from app.integrations import mail
+from app.users.models import User
 from app.webhooks import service
 from app.webhooks.delivery import DISABLED_GONE
 from app.webhooks.models import Webhook

@@ -1,5 +1,5 @@
-"""Webhooks, the event outbox (a row per event, written in the transaction of the change that causes
-it) and the delivery log (a row per event and webhook, updated after each attempt)."""
+"""Webhooks and the delivery log (a row per event and webhook, updated after each attempt). The events
+themselves are the outbox's (``app.events.models``)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -8,23 +8,8 @@ from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
+from app.events.models import Event
 from app.extensions import db
-
-
-class Event(db.Model):
-    """What happened (``type``, ``data`` as the contract shapes it), for the webhooks of ``user_id``.
-
-    ``dispatched_at`` is set once the event has been turned into deliveries.
-    """
-
-    __tablename__ = "events"
-
-    id: Mapped[str] = id_column()
-    type: Mapped[str] = mapped_column(String(64), nullable=False)
-    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
-    data: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
-    dispatched_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
 
 
 class Webhook(TimestampMixin, db.Model):

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from PIL import Image
 
-from app.account.models import User
+from app.users.models import User
 
 
 def _image(fmt: str, size=(40, 30)) -> bytes:

@@ -1,8 +1,8 @@
 """GET/PUT /api/account: the profile, preferences and live usage."""
 import pytest
 
-from app.account.models import User
-from app.webhooks.models import Event
+from app.events.models import Event
+from app.users.models import User
 
 ACCOUNT_FIELDS = ["id", "email", "name", "avatar", "emailVerified", "emailVerifiedAt", "subscriptionType",
                   "subscriptionStatus", "subscriptionExpiresAt", "resumesCreated", "resumesLimit", "apiRequestsUsed",

@@ -5,11 +5,13 @@ import pyotp
 import pytest
 from sqlalchemy import select
 
-from app.account.models import BackupCode, User
-from app.auth.models import AuthSession, RefreshToken
-from app.common.security import hash_token
 from tests.auth.support import (bearer, enable_two_factor, password_grant, refresh_grant, security,  # noqa: F401
                                 signed_in, totp)
+
+from app.auth.models import BackupCode
+from app.auth.models import AuthSession, RefreshToken
+from app.common.security import hash_token
+from app.users.models import User
 
 NEW_PASSWORD = "a brand new 7"
 

@@ -2,8 +2,9 @@
 import pytest
 from sqlalchemy import select
 
-from app.webhooks.models import Event
 from tests.ai.test_generation import set_plan
+
+from app.events.models import Event
 
 JOB = ("We are hiring a backend engineer: Python, Flask, PostgreSQL and Kubernetes. You will build REST APIs, "
        "write unit tests and mentor other engineers.")

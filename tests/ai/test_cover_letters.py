@@ -7,9 +7,9 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from app.account.models import User
+from app.events.models import Event
 from app.resumes.models import Export
-from app.webhooks.models import Event
+from app.users.models import User
 
 INFO = {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "+44 20 7946 0000", "address": "London",
         "summary": ""}

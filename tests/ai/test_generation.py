@@ -5,10 +5,11 @@ import os
 import pytest
 from sqlalchemy import select
 
-from app.billing.models import Subscription
-from app.webhooks.models import Event
 from tests.ai.fake_openai import API_KEY, BULLETS, LETTER, MODEL, SUMMARY
 from tests.auth.support import bearer, password_grant
+
+from app.billing.models import Subscription
+from app.events.models import Event
 
 JOB = "We are hiring a Backend Engineer: Python, PostgreSQL, Kubernetes, on-call for payment APIs."
 CONTENT = {

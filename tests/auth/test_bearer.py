@@ -10,9 +10,10 @@ from joserfc import jwt
 from joserfc.jwk import OctKey
 from sqlalchemy import select
 
-from app.account.models import User, new_auth_id
-from app.billing.models import Subscription
 from tests.auth.support import bearer, password_grant, session_cookie
+
+from app.billing.models import Subscription
+from app.users.models import User, new_auth_id
 
 INVALID_TOKEN = 'Bearer error="invalid_token"'
 

@@ -1,6 +1,7 @@
 """Mails come in their recipient's language (preferences.language), whatever the request's language."""
-from app.account.models import User
 from tests.support import PASSWORD, html_part, link_token, text_part
+
+from app.users.models import User
 
 
 def set_language(query, email: str, language: str) -> None:

@@ -12,12 +12,13 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
-from app.account.models import User
-from app.auth.models import AuthSession, OAuthIdentity
-from app.webhooks.models import Event
 from tests.auth.fake_provider import FakeProvider
 from tests.conftest import drain_jobs
 from tests.support import PASSWORD
+
+from app.auth.models import AuthSession, OAuthIdentity
+from app.events.models import Event
+from app.users.models import User
 
 BASE_URL = "http://localhost:5000"
 FAILED = f"{BASE_URL}/login?error=OAuthCallback"

@@ -1,8 +1,9 @@
 import pytest
 
-from app.account.models import User
-from app.auth.models import AuthSession
 from tests.support import link_token
+
+from app.auth.models import AuthSession
+from app.users.models import User
 
 NEW_PASSWORD = "a brand new 7"
 SAME_ANSWER = "If an account with this email exists, we have sent it a mail."

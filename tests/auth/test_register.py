@@ -1,7 +1,8 @@
 import pytest
 
-from app.account.models import User
 from tests.support import PASSWORD, html_part, link_token, text_part
+
+from app.users.models import User
 
 
 def register(client, **overrides):

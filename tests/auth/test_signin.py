@@ -203,7 +203,7 @@ def test_an_expired_session_is_not_accepted(client, make_user, login, query):
 
 
 def test_rotating_the_users_auth_id_ends_every_session_in_one_update(app, client, make_user, login, query):
-    from app.account.models import User, new_auth_id
+    from app.users.models import User, new_auth_id
 
     user = make_user()
     login(user)

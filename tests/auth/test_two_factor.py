@@ -2,9 +2,11 @@
 import pytest
 from sqlalchemy import select
 
-from app.account.models import BackupCode, User
-from app.config import config_for
 from tests.auth.support import enable_two_factor, password_grant, totp
+
+from app.auth.models import BackupCode
+from app.config import config_for
+from app.users.models import User
 
 
 @pytest.fixture

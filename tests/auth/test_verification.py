@@ -1,6 +1,7 @@
-from app.account.models import User
-from app.auth.models import OneTimeToken
 from tests.support import PASSWORD, link_token
+
+from app.auth.models import OneTimeToken
+from app.users.models import User
 
 SAME_ANSWER = "If an account with this email exists, we have sent it a mail."
 

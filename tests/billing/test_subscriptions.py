@@ -8,13 +8,14 @@ from urllib.parse import urlsplit
 import pytest
 from sqlalchemy import select, update
 
+from tests.support import wait_until
+
 from app.billing import service as subscriptions
 from app.billing.models import Coupon, PaymentIntent, Subscription
 from app.billing.plans import add_months
 from app.common.models import Clock
+from app.events.models import Event
 from app.queue import PERIODIC
-from app.webhooks.models import Event
-from tests.support import wait_until
 
 PREMIUM_PRICE = 29.99
 
@@ -138,7 +139,7 @@ def test_a_new_account_has_a_free_active_subscription_with_monthly_periods(clien
 
 
 def test_usage_reports_live_resumes_stored_bytes_and_this_periods_api_requests(client, user, query):
-    from app.account.models import User
+    from app.users.models import User
 
     def use(session):
         session.execute(update(User).where(User.id == user["id"]).values(live_resumes=3, storage_used=12345))

@@ -51,7 +51,7 @@ def row(page, title: str):
 
 
 def set_storage_used(app, user: dict, used: int) -> None:
-    from app.account.models import User
+    from app.users.models import User
     from app.extensions import db
 
     with app.app_context():

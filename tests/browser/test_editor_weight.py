@@ -3,7 +3,7 @@
 Measured as the browser loads it: every script and stylesheet the editor page fetches from the app
 (modules it imports included), with the size of each answer's body.
 """
-from tests.resumes import samples
+from tests.documents import samples
 
 LIMIT = 150 * 1024
 

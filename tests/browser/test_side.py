@@ -15,10 +15,11 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import update
 
-from app.account.models import User
+from tests.browser.conftest import LANGUAGES, THEMES
+
 from app.billing.plans import plan_for
 from app.resumes import thumbnails
-from tests.browser.conftest import LANGUAGES, THEMES
+from app.users.models import User
 
 TWO_PAGES = copy.deepcopy(thumbnails.SAMPLE)
 TWO_PAGES["workExperience"] = TWO_PAGES["workExperience"] * 3

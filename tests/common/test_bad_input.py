@@ -10,11 +10,12 @@ import pytest
 from marshmallow import Schema, ValidationError
 from sqlalchemy import func, select
 
-from app.account.models import User
-from app.config import API_VERSION
-from app.common.schemas import StrictBoolean, StrictInteger, StrictString
-from app.errors import STATUS
 from tests.support import PASSWORD
+
+from app.common.schemas import StrictBoolean, StrictInteger, StrictString
+from app.config import API_VERSION
+from app.errors import STATUS
+from app.users.models import User
 
 KB = 1024
 SECRET = "Hunter2-secret-pw-7731"  # a password that must never show up in a response
@@ -168,13 +169,13 @@ def test_several_problems_are_all_listed(client):
 @pytest.fixture
 def reset_token(app, make_user):
     """A live password-reset token, so that reset-password gets as far as the new password."""
-    from app.account import service as accounts
+    from app.users import service as users
     from app.auth import service
     from app.auth.models import OneTimeToken
 
     user = make_user(email="reset@example.com")
     with app.app_context():
-        return service.issue_token(accounts.find_by_email(user["email"]), OneTimeToken.RESET_PASSWORD)
+        return service.issue_token(users.find_by_email(user["email"]), OneTimeToken.RESET_PASSWORD)
 
 
 def body_with(path: str, field: str, value: str, reset_token: str) -> dict:

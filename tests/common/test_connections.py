@@ -12,7 +12,7 @@ from app.extensions import db
 
 @pytest.mark.parametrize("how", ["orm-flush", "update-statement"])
 def test_a_write_in_a_view_marked_writes_nothing_fails_and_changes_nothing(make_app, make_user, how):
-    from app.account.models import User
+    from app.users.models import User
 
     app = make_app()
     user = make_user(name="Ada Lovelace")

@@ -10,12 +10,13 @@ import re
 import pytest
 from sqlalchemy import func, select
 
+from tests.support import PASSWORD
+
 from app import create_app
-from app.account.models import User
 from app.common.http import RequestIdFilter
 from app.config import API_VERSION, config_for
 from app.errors import STATUS
-from tests.support import PASSWORD
+from app.users.models import User
 
 MiB = 1024 * 1024
 REGISTER_BODY = {"email": "ada@example.com", "password": PASSWORD, "name": "Ada Lovelace"}

@@ -25,11 +25,12 @@ import pytest
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
-from app.account.models import User
-from app.config import API_VERSION
-from app.errors import STATUS
 from tests.conftest import ROOT
 from tests.support import PASSWORD, free_port, wait_until
+
+from app.config import API_VERSION
+from app.errors import STATUS
+from app.users.models import User
 
 MiB = 1024 * 1024
 BASE_URL = "http://localhost:5000"  # the testing default

@@ -6,12 +6,14 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
+from tests.support import wait_until
+
 from app.billing.models import PaymentIntent
 from app.common.idempotency import IdempotencyKey, fingerprint
+from app.events.models import Event
 from app.queue import DEFAULT, PERIODIC
 from app.resumes.models import Export, Resume, Share
-from app.webhooks.models import Event, Webhook
-from tests.support import wait_until
+from app.webhooks.models import Webhook
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """POST /api/resumes/<id>/duplicate: a DRAFT copy, counted against the plan."""
-from app.account.models import User
 from app.billing.models import Subscription
+from app.events.models import Event
 from app.resumes.models import Resume, Share
-from app.webhooks.models import Event
+from app.users.models import User
 
 CONTENT = {"personalInfo": {"name": "Ada Lovelace", "summary": "Analytical engines."},
            "skills": ["Python"], "projects": [{"name": "Engine", "technologies": ["Python"]}]}

@@ -12,11 +12,12 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from app.account.models import User
-from app.resumes.models import Export, Resume, Template
-from app.webhooks.models import Event
 from tests.conftest import drain_jobs
 from tests.support import wait_until
+
+from app.events.models import Event
+from app.resumes.models import Export, Resume, Template
+from app.users.models import User
 
 CONTENT = {
     "personalInfo": {"name": "Zoë Łukasz 张伟", "email": "zoe@example.com", "phone": "+86 10 1234 5678",

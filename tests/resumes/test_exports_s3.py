@@ -17,12 +17,13 @@ import boto3
 import pytest
 from pypdf import PdfReader
 
-from app.config import ConfigError, config_for
-from app.resumes.models import Export
-from app.webhooks.models import Event
 from tests.resumes.test_exports import (_set_storage_used, download, export, resume,  # noqa: F401 (fixtures)
                                         storage_used, stored_files)
 from tests.support import wait_until
+
+from app.config import ConfigError, config_for
+from app.events.models import Event
+from app.resumes.models import Export
 
 PREFIX = "tenant-a/"
 
@@ -262,7 +263,7 @@ def test_an_unreachable_store_answers_a_download_with_503_in_the_envelope(make_a
 
 def test_the_cleanup_keeps_rows_and_bytes_while_the_store_is_unreachable(make_app, s3_endpoint, s3_app, owner,
                                                                          export, bucket, query):
-    from app.integrations.storage import StorageUnavailable
+    from app.integrations.store import StorageUnavailable
     from app.resumes import exports
 
     size = export("txt").get_json()["data"]["fileSize"]

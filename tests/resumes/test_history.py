@@ -5,9 +5,9 @@ import pytest
 
 from app.billing.models import Subscription
 from app.common.models import utcnow
-from app.resumes import scoring
+from app.events.models import Event
+from app.matching import engine
 from app.resumes.models import ResumeVersion
-from app.webhooks.models import Event
 
 CONTENT = {
     "personalInfo": {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "", "address": "London",
@@ -181,7 +181,7 @@ def test_a_restore_brings_the_version_back_and_keeps_the_state_it_replaced(clien
     assert data["targetJobDescription"] == "Rust engineer"  # not part of a version
     assert data["updatedAt"] > edited["updatedAt"]
     assert client.get(f"/api/resumes/{resume['id']}").get_json()["data"] == data
-    assert (data["atsScore"], data["keywordMatchScore"]) == scoring.scores(original["contentJson"], "Rust engineer")
+    assert (data["atsScore"], data["keywordMatchScore"]) == engine.scores(original["contentJson"], "Rust engineer")
 
     newest = versions(client, resume["id"])["data"][0]
     assert newest["cause"] == "restore" and newest["title"] == "Data engineer"

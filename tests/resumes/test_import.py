@@ -19,9 +19,10 @@ from reportlab.pdfgen import canvas
 from werkzeug.serving import make_server
 
 from app.errors import STATUS
-from app.resumes.importing import sandbox, service as imports
+from app.events.models import Event
+from app.importing import sandbox
+from app.resumes import imports
 from app.resumes.models import Resume
-from app.webhooks.models import Event
 
 MiB = 1024 * 1024
 SAMPLE = json.loads((Path(__file__).parent / "data" / "jsonresume_sample.json").read_text(encoding="utf-8"))

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from app.resumes.models import SECTIONS, Resume
-from tests.resumes import samples
+from tests.documents import samples
 
 EVERY = {**copy.deepcopy(samples.SAMPLES[("en", "long")]),
          "sectionOrder": ["customSections", "languages", "workExperience", "skills"]}

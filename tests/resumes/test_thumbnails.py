@@ -10,7 +10,8 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
-from app.resumes import documents, thumbnails
+from app import documents
+from app.resumes import thumbnails
 from app.resumes.models import Template
 
 

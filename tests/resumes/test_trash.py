@@ -4,12 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from app.account.models import User
-from app.common.models import utcnow
-from app.resumes.models import Comment, Export, Resume, ResumeVersion, Share
-from app.webhooks.models import Event
 from tests.conftest import drain_jobs
 from tests.support import wait_until
+
+from app.common.models import utcnow
+from app.events.models import Event
+from app.resumes.models import Comment, Export, Resume, ResumeVersion, Share
+from app.users.models import User
 
 
 def parse(timestamp: str) -> datetime:

@@ -3,12 +3,14 @@
 gets one e-mail either way, GET /api/webhooks says why, and PUT active: true switches it on again."""
 from datetime import datetime, timezone
 
-from app.webhooks import service
-from app.webhooks.models import Delivery, Event, Webhook
 from tests.auth.support import clock  # noqa: F401  (fixture)
 from tests.support import html_part, text_part, wait_until
 from tests.webhooks import test_webhooks as shared
 from tests.webhooks.test_webhooks import create_resume, logs, verified
+
+from app.events.models import Event
+from app.webhooks import service
+from app.webhooks.models import Delivery, Webhook
 
 receiver, hook = shared.receiver, shared.hook  # the fixtures
 

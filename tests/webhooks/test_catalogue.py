@@ -6,12 +6,14 @@ from pathlib import Path
 from jsonschema import Draft202012Validator, FormatChecker
 from sqlalchemy import select
 
-from app.webhooks.catalogue import CATALOGUE
-from app.webhooks.models import Event
-from app.webhooks.service import EVENT_TYPES, SUBSCRIBABLE, TEST_EVENT
 from tests.ai.test_generation import CONTENT, JOB
 from tests.webhooks import test_webhooks as shared
 from tests.webhooks.test_webhooks import create_resume
+
+from app.events.models import Event
+from app.events.outbox import EVENT_TYPES
+from app.webhooks.catalogue import CATALOGUE
+from app.webhooks.service import SUBSCRIBABLE, TEST_EVENT
 
 receiver = shared.receiver  # the fixture
 

@@ -3,10 +3,12 @@ an attempt may still run, and a failed redelivery goes on with the retry schedul
 import json
 from datetime import datetime, timedelta, timezone
 
-from app.common.models import new_id
-from app.webhooks.models import Delivery, Event, Webhook
 from tests.support import wait_until
 from tests.webhooks.test_webhooks import hook, logs, receiver, verified  # noqa: F401 (fixtures)
+
+from app.common.models import new_id
+from app.events.models import Event
+from app.webhooks.models import Delivery, Webhook
 
 
 def left_delivery(query, hook, *, lease_until=None, attempts=0, next_retry_at=None) -> tuple[str, str]:

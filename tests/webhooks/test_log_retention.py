@@ -5,14 +5,16 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from app.common.models import new_id, utcnow
-from app.queue import DEFAULT, PERIODIC
-from app.webhooks.models import Delivery, Event
 from tests.conftest import drain_jobs
 from tests.support import wait_until
 from tests.webhooks import test_webhooks as shared
 from tests.webhooks.test_replay import settled
 from tests.webhooks.test_webhooks import create_resume, logs
+
+from app.common.models import new_id, utcnow
+from app.events.models import Event
+from app.queue import DEFAULT, PERIODIC
+from app.webhooks.models import Delivery
 
 receiver, hook = shared.receiver, shared.hook  # the fixtures
 JOB = "delete-old-webhook-logs"

@@ -18,10 +18,11 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
-from app.config import database_url
-from app.webhooks.models import Delivery
 from tests.processes import RedisServer, Workers
 from tests.support import PASSWORD, Receiver, wait_until
+
+from app.config import database_url
+from app.webhooks.models import Delivery
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server program")
 
@@ -53,7 +54,7 @@ def own_stack(test_env, make_app, tmp_path, database, receiver, events, settings
     the app and its workers configured by ``test_env`` and ``settings``; no worker started yet."""
     from flask_migrate import upgrade
 
-    from app.account import service as accounts
+    from app.auth import registration
     from app.auth.passwords import hash_password
     from app.extensions import db
 
@@ -65,8 +66,8 @@ def own_stack(test_env, make_app, tmp_path, database, receiver, events, settings
     try:
         with app.app_context():
             upgrade()
-            accounts.new_user(email="own@example.com", name="Ada", password_hash=hash_password(PASSWORD),
-                              verified=True)
+            registration.new_user(email="own@example.com", name="Ada", password_hash=hash_password(PASSWORD),
+                                  verified=True)
             db.session.commit()
         client = app.test_client()
         client.post("/api/auth/signin", json={"email": "own@example.com", "password": PASSWORD})

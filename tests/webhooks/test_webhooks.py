@@ -7,8 +7,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from app.webhooks.models import Delivery, Event
 from tests.support import Receiver, wait_until
+
+from app.events.models import Event
+from app.webhooks.models import Delivery
 
 ALL_EVENTS = ["resume.created", "resume.updated", "resume.deleted", "resume.shared", "resume.exported",
               "user.registered", "user.profile_updated", "user.subscription_changed"]
@@ -231,10 +233,10 @@ def test_while_retries_are_left_the_log_says_when_the_next_one_is(client, hook, 
 @pytest.mark.parametrize("status", [301, 400, 410])
 def test_other_statuses_are_failures_and_redirects_are_not_followed(app, hook, receiver, query, status):
     receiver.statuses = [status]
-    from app.webhooks import service
+    from app.events import outbox
 
     with app.test_request_context():
-        event = service.record_event("resume.deleted", hook_owner(query, hook), {"resume": {"id": "x"}})
+        event = outbox.record_event("resume.deleted", hook_owner(query, hook), {"resume": {"id": "x"}})
         from app.extensions import db
 
         db.session.commit()

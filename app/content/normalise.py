@@ -1,0 +1,125 @@
+"""The content model's one shape: ``normalise_content`` fills every key and field of a resume's
+``contentJson``, whatever was stored (an old resume, an import, a hand-written API client).
+
+Everything that reads content to draw or analyse it starts here: the templates (``app.documents``),
+the DOCX and TXT writers, JSON Resume (``jsonresume``) and the analysis engine (``app.matching``).
+The shape is in docs/api-decisions.md ("Sections"): strings are never None, lists hold non-blank
+strings, ``sectionOrder`` is the full order of the body sections.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app.content.sections import SECTIONS, section_order as stored_order
+
+PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary", "label", "url")
+PROFILE_FIELDS = ("network", "username", "url")
+WORK_FIELDS = ("company", "position", "location", "url", "startDate", "endDate", "description")
+WORK_LISTS = ("highlights",)
+EDUCATION_FIELDS = ("school", "degree", "area", "studyType", "score", "startDate", "endDate")
+EDUCATION_LISTS = ("courses",)
+PROJECT_FIELDS = ("id", "name", "description", "url", "startDate", "endDate")
+PROJECT_LISTS = ("technologies", "highlights")
+CUSTOM_ITEM_FIELDS = ("title", "subtitle", "date", "url", "description")
+# The list sections of issue 15: key -> (text fields, list-of-string fields), in the normalised shape's order.
+ENTRY_SECTIONS = {
+    "skillGroups": (("name", "level"), ("keywords",)),
+    "languages": (("language", "fluency"), ()),
+    "certificates": (("name", "issuer", "date", "url"), ()),
+    "awards": (("title", "awarder", "date", "summary"), ()),
+    "volunteer": (("organization", "position", "url", "startDate", "endDate", "summary"), ("highlights",)),
+    "publications": (("name", "publisher", "releaseDate", "url", "summary"), ()),
+    "interests": (("name",), ("keywords",)),
+    "references": (("name", "reference"), ()),
+}
+
+# C0 control characters other than tab, line feed and carriage return: pasted in from word
+# processors, meaningless in a document, and not allowed in XML (a DOCX would not save).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def text_value(value: Any) -> str:
+    """A value as document text: None is empty, control characters are dropped."""
+    if value is None:
+        return ""
+    return _CONTROL.sub("", value if isinstance(value, str) else str(value))
+
+
+def _strings(value: Any) -> list[str]:
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [s for s in (text_value(v).strip() for v in value if v is not None) if s]
+
+
+def _entries(value: Any, fields: tuple[str, ...], lists: tuple[str, ...] = ()) -> list[dict]:
+    if not isinstance(value, (list, tuple)):
+        return []
+    entries = []
+    for item in value:
+        if not isinstance(item, dict):
+            continue
+        entry = {field: text_value(item.get(field)).strip() for field in fields}
+        entry.update({field: _strings(item.get(field)) for field in lists})
+        entries.append(entry)
+    return entries
+
+
+def _custom_sections(value: Any) -> list[dict]:
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [{"id": text_value(item.get("id")).strip(), "title": text_value(item.get("title")).strip(),
+             "items": _entries(item.get("items"), CUSTOM_ITEM_FIELDS)}
+            for item in value if isinstance(item, dict)]
+
+
+def normalise_content(content: dict | None) -> dict:
+    """Every key and field of the content model present, whatever was stored (an old resume too).
+
+    The shape (docs/api-decisions.md, "Sections"): strings are never None, lists hold
+    non-blank strings, ``sectionOrder`` is the full order of the body sections.
+    """
+    content = content if isinstance(content, dict) else {}
+    personal = content.get("personalInfo")
+    personal = personal if isinstance(personal, dict) else {}
+    normalised = {
+        "personalInfo": {**{f: text_value(personal.get(f)).strip() for f in PERSONAL_FIELDS},
+                         "profiles": _entries(personal.get("profiles"), PROFILE_FIELDS)},
+        "workExperience": _entries(content.get("workExperience"), WORK_FIELDS, WORK_LISTS),
+        "education": _entries(content.get("education"), EDUCATION_FIELDS, EDUCATION_LISTS),
+        "skills": _strings(content.get("skills")),
+        "projects": _entries(content.get("projects"), PROJECT_FIELDS, PROJECT_LISTS),
+    }
+    for key, (text_fields, list_fields) in ENTRY_SECTIONS.items():
+        normalised[key] = _entries(content.get(key), text_fields, list_fields)
+    normalised["customSections"] = _custom_sections(content.get("customSections"))
+    normalised["sectionOrder"] = stored_order(content.get("sectionOrder"))
+    return normalised
+
+
+def section_order(content: dict | None) -> list[str]:
+    """The body sections (``BODY_SECTIONS``) in the order a resume shows them: its ``sectionOrder``
+    keys first (known ones, first occurrence), then the rest in the default order."""
+    return stored_order(content.get("sectionOrder") if isinstance(content, dict) else None)
+
+
+def has_entries(content: dict, section: str) -> bool:
+    """Whether a body section of normalised content has anything to print: ``skills`` counts its
+    groups too, ``customSections`` only custom sections with items."""
+    if section == "skills":
+        return bool(content["skills"] or content["skillGroups"])
+    if section == "customSections":
+        return any(custom["items"] for custom in content["customSections"])
+    return bool(content[section])
+
+
+def shown_sections(content: dict, visible: dict) -> list[str]:
+    """The body sections a document prints, in order: visible ones with entries (an empty section
+    prints no heading). Takes normalised content and visibility."""
+    return [key for key in content["sectionOrder"] if visible[key] and has_entries(content, key)]
+
+
+def normalise_visibility(visible: dict | None) -> dict:
+    """A boolean per section; a missing one is shown (the contract's default)."""
+    visible = visible if isinstance(visible, dict) else {}
+    return {section: bool(visible.get(section, True)) for section in SECTIONS}

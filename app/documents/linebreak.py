@@ -1,0 +1,147 @@
+"""Line breaking for paragraphs with CJK text, in place of xhtml2pdf's "dumbest possible" one.
+
+xhtml2pdf lays out a paragraph marked ``-pdf-word-wrap: CJK`` (``scripts.py``
+marks every block holding CJK text) with ``Paragraph.breakLinesCJK``, which
+breaks anywhere: in the middle of "PostgreSQL" or of a phone number, and it
+hangs a 。 that cannot start a line in the right margin, outside the content
+box. ``install()`` replaces that one method with ``break_lines``, which keeps
+the engine's line objects (``cjkU`` units, ``makeCJKParaLine``) and changes
+only where lines end. The rules, a small part of Unicode's line breaking
+algorithm (UAX #14) that covers Chinese, Japanese and Korean mixed with Latin:
+
+- a line may end between two CJK characters, or between a CJK character and a
+  Latin one, and after a space;
+- never before a closing mark (``CANNOT_START``: 。，、）》」! ...) nor after an
+  opening one (``CANNOT_END``: （《「 ...); the character before a closing
+  mark comes down with it instead of hanging it in the margin;
+- not inside a Latin word or number, nor at a no-break space;
+- a piece with no break that is wider than the line (a URL, an e-mail) is cut
+  after the last ``/ . - @ ? & = _`` that fits, else at the last character
+  that fits;
+- spaces at the end of a line are dropped, so centred and right-aligned lines
+  sit where they should; a ``<br>`` ends the line.
+
+``install()`` is called by ``pdf.py`` before each render and patches once per
+process; xhtml2pdf's own tests of its CJK mode do not run here, so the
+replacement is tested by the layout checks of every template.
+"""
+from __future__ import annotations
+
+from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+from reportlab.rl_settings import _FUZZ
+from xhtml2pdf import reportlab_paragraph as engine
+
+from app.documents.scripts import CJK_RUN
+
+CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset(
+    "，．：；？！）》〉」』】〕〗〙〛｝］”’…‥、。·・ー～％‰℃％" "!),.:;?]}%"
+)
+CANNOT_END = frozenset(ALL_CANNOT_END) | frozenset("（《〈「『【〔〖〘〚｛［“‘(" "[{")
+BREAKING_SPACES = frozenset(" \t\n\r\u3000\u2002\u2003\u2009")  # not the no-break ones
+URL_BREAKS = frozenset("/.-@?&=_")
+
+
+def _wide(char: str) -> bool:
+    return bool(char) and CJK_RUN.fullmatch(char) is not None
+
+
+def break_allowed(before: str, after: str) -> bool:
+    """Whether a line may end between the characters ``before`` and ``after``."""
+    if not before or not after:  # an inline box's marker (no text) sticks to its neighbours
+        return False
+    if after in BREAKING_SPACES:
+        return False  # the break comes after the spaces
+    if after in CANNOT_START or before in CANNOT_END:
+        return False
+    if before in BREAKING_SPACES:
+        return True
+    return _wide(before) or _wide(after)
+
+
+def _is_line_break(unit) -> bool:
+    return hasattr(unit.frag, "lineBreak")
+
+
+def _emergency_end(units, start: int, overflow: int) -> int:
+    """Where to cut a piece with no allowed break: after a URL separator that fits, else before
+    the character that overflowed (one character at least per line)."""
+    for index in range(overflow - 1, start, -1):
+        if units[index - 1] in URL_BREAKS and units[index] not in CANNOT_START:
+            return index
+    return max(overflow, start + 1)
+
+
+def split_units(units, max_widths, calc_bounds: bool):
+    """The lines of ``units`` (``cjkU`` objects) in the widths given, as the engine's ParaLines."""
+    lines = []
+    count = len(units)
+    start = 0
+
+    def width_at(line: int) -> float:
+        return max_widths[min(line, len(max_widths) - 1)]
+
+    def emit(end: int) -> None:
+        stop = end
+        while stop > start and units[stop - 1] in BREAKING_SPACES:
+            stop -= 1  # spaces at the end of a line take no room
+        used = sum(unit.width for unit in units[start:stop])
+        lines.append(engine.makeCJKParaLine(units[start:stop], width_at(len(lines)) - used, calc_bounds))
+
+    while start < count:
+        while start < count and units[start] in BREAKING_SPACES and lines:
+            start += 1  # nor do spaces at the start of a wrapped line
+        if start >= count:
+            break
+        limit = width_at(len(lines)) + _FUZZ
+        used = 0.0
+        last_break = None
+        end = None
+        index = start
+        while index < count:
+            unit = units[index]
+            if _is_line_break(unit):
+                emit(index)
+                start = index + 1
+                end = -1
+                break
+            if index > start and break_allowed(units[index - 1], unit):
+                last_break = index
+            used += unit.width
+            if used > limit and unit not in BREAKING_SPACES:
+                end = last_break if last_break is not None else _emergency_end(units, start, index)
+                break
+            index += 1
+        if end is None:  # the rest fits
+            emit(count)
+            break
+        if end >= 0:
+            emit(end)
+            start = end
+    return engine.ParaLines(kind=1, lines=lines)
+
+
+def break_lines(self, width):
+    """``Paragraph.breakLinesCJK`` with the rules above."""
+    max_widths = list(width) if isinstance(width, (list, tuple)) else [width]
+    style = self.style
+    engine._handleBulletWidth(self.bulletText, style, max_widths, rtl=self.dir == "rtl")
+    if not self.frags:
+        return _original(self, width)
+    auto_leading = getattr(self, "autoLeading", getattr(style, "autoLeading", ""))
+    units = []
+    for frag in self.frags:
+        text = frag.text if isinstance(frag.text, str) else frag.text.decode(self.encoding)
+        if text:
+            units.extend(engine.cjkU(char, frag, self.encoding) for char in text)
+        else:
+            units.append(engine.cjkU(text, frag, self.encoding))
+    return split_units(units, max_widths, auto_leading not in {"", "off"})
+
+
+_original = engine.Paragraph.breakLinesCJK
+
+
+def install() -> None:
+    """Lay out xhtml2pdf's CJK paragraphs with ``break_lines`` (idempotent)."""
+    if engine.Paragraph.breakLinesCJK is not break_lines:
+        engine.Paragraph.breakLinesCJK = break_lines

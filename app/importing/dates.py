@@ -1,0 +1,85 @@
+"""Dates as resumes print them, back to ``YYYY-MM``.
+
+Ours print ``templating.period``: "Mar 2021 – Present", "Jun 2021 – Aug 2023", or the end alone when
+there is no start ("Jun 2023"); a template may upper-case them. Others print "03/2021 - 06/2023",
+"2021.03 – 至今", "2021年3月 - 2023年6月", "March 2021 to present". A date without a month ("2019")
+cannot be stored (``YYYY-MM``) and is left out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+          "sept": 9, "oct": 10, "nov": 11, "dec": 12, "january": 1, "february": 2, "march": 3, "april": 4,
+          "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
+PRESENT = r"present|current|now|today|ongoing|至今|现在|目前|今"
+_MONTH_NAME = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?\s+(?P<{{p}}y1>\d{{{{4}}}})"
+         rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
+         rf"|(?P<{{p}}m3>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}y3>\d{{{{4}}}})"
+         rf"|(?P<{{p}}y4>\d{{{{4}}}})\s*年\s*(?P<{{p}}m4>0?[1-9]|1[0-2])\s*月?"
+         rf"|(?P<{{p}}y5>(?:19|20)\d{{{{2}}}})(?!\s*[-/.年]\s*(?:0?[1-9]|1[0-2])(?!\d)))")
+START = _DATE.format(p="s_")
+END = _DATE.format(p="e_")
+_SEPARATOR = r"\s*(?:–|—|-|−|~|～|to|至|到|until|till)\s*"
+PERIOD = re.compile(rf"(?<![\w/])(?:(?:since|from|自)\s+)?(?P<start>{START})"
+                    rf"(?:{_SEPARATOR}(?:(?P<end>{END})|(?P<present>{PRESENT})))?(?![\w/])", re.IGNORECASE)
+MONTH = re.compile(rf"(?<![\w/]){_DATE.format(p='')}(?![\w/])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Period:
+    start: str          # YYYY-MM or "" (no month: left out)
+    end: str            # YYYY-MM, or "" for present
+    present: bool       # an explicit "Present"
+    span: tuple[int, int]
+    single: bool        # one date, no range
+
+
+def _month(match, prefix: str) -> str | None:
+    """The ``YYYY-MM`` of a matched date; "" for a year alone; None when nothing matched."""
+    group = match.groupdict()
+    name = group.get(f"{prefix}mname")
+    if name:
+        return f"{int(group[f'{prefix}y1']):04d}-{MONTHS[name.lower()]:02d}"
+    for year, month in (("y2", "m2"), ("y3", "m3"), ("y4", "m4")):
+        if group.get(f"{prefix}{year}"):
+            return f"{int(group[f'{prefix}{year}']):04d}-{int(group[f'{prefix}{month}']):02d}"
+    if group.get(f"{prefix}y5"):
+        return ""
+    return None
+
+
+def find_period(text: str) -> Period | None:
+    """The first date or date range in ``text``."""
+    for match in PERIOD.finditer(text):
+        start = _month(match, "s_")
+        if start is None:
+            continue
+        if match.group("present"):
+            return Period(start, "", True, match.span(), False)
+        if match.group("end"):
+            end = _month(match, "e_")
+            if start and end and end < start:
+                continue
+            return Period(start, end or "", False, match.span(), False)
+        if start == "" and not re.search(r"(?:since|from|自)\s", match.group(0), re.IGNORECASE):
+            continue   # a lone year is more likely a number in the text than a date
+        return Period("", start, False, match.span(), True)
+    return None
+
+
+def is_date_text(text: str) -> bool:
+    """Whether ``text`` is nothing but a date or a period (and punctuation around it)."""
+    period = find_period(text)
+    if period is None:
+        return False
+    rest = text[:period.span[0]] + text[period.span[1]:]
+    return not re.sub(r"[\s|·•,;:()（）\[\]—–-]", "", rest)
+
+
+def remove(text: str, period: Period) -> str:
+    """``text`` without the period and the separators left hanging around it."""
+    rest = text[:period.span[0]] + " " + text[period.span[1]:]
+    return re.sub(r"^[\s|·•,;:—–-]+|[\s|·•,;:—–(（-]+$", "", rest).strip()

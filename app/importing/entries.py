@@ -1,0 +1,303 @@
+"""The entries of a section: where each starts, and which printed part is which field (the fields of
+each section's records: ``records.py``; sections of short items: ``lists.py``).
+
+An entry starts at a block that looks like the section's first one (``look``: weight, slant,
+colour, size, Word style) and is not a bullet. Its head is that block and the short lines after it
+that do not look like body text (up to three), cut into parts: the cells, the runs of one look
+within them, and the pieces between separators (" | ", " · ", " / ", " — "; in a job's head also
+" at ", and a comma after a job title when the head is one run). A period
+("Mar 2021 – Present") or a web address anywhere in the head is taken out first. The rest of the
+entry is body: bullets are highlights, other lines the description or summary, labelled lines
+("Technologies:", "Stack", "Courses:") and rows of tags lists.
+
+Which part is which field: the job title is the part with the most job-title words
+(``words.position_score``), the degree the one with the most degree words; otherwise parts are
+taken in the order the templates print them (title first, then the organisation, then the place).
+"""
+from __future__ import annotations
+
+import re
+import statistics
+
+from app.importing import dates, words
+from app.importing.layout import Block, Fragment, clean
+
+MAX_HEAD = 3
+BODY_SHARE = 0.4
+SHORT = 80          # characters of a line under an entry's title that holds its dates ("Mar 2021 – Present | London")
+LIST_GAP = 0.6      # points more from a bullet's baseline to the one above than between the others: a second list
+PIECES = re.compile(r"\s+[|｜·•/—–]\s+|\s*[|｜]\s*|\s+[·•]\s*|\s*[·•]\s+")
+_CONNECTOR = re.compile(r"^(?:at|@|in|for|with|on|在|[|｜·•/—–,，:：;；-])$", re.IGNORECASE)
+_URL = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
+_URL_IN = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_LABELS = {
+    # "Technologies: a, b", or a label of its own before the list: "STACK a / b", "技术栈 Stack a / b"
+    "technologies": re.compile(r"^(?:(?:technologies|technology|tech stack|tech|tools|built with|技术栈|技术|工具)"
+                               r"\s*[:：]\s*|(?:stack|技术栈)(?:\s*stack)?\s*[:：]?\s+)", re.IGNORECASE),
+    "courses": re.compile(r"^(?:(?:courses|relevant courses|coursework|relevant coursework|主修课程|相关课程|课程)\s*[:：]\s*"
+                          r"|(?:主修课程|相关课程|课程)\s*(?:courses|coursework)\s*[:：]?\s*)", re.IGNORECASE),
+    "keywords": re.compile(r"^(?:keywords|关键词)\s*[:：]\s*", re.IGNORECASE),
+}
+_LABEL_WORDS = {"courses": "courses", "coursework": "courses", "主修课程": "courses", "相关课程": "courses",
+                "课程": "courses", "stack": "technologies", "technologies": "technologies",
+                "tech stack": "technologies", "技术栈": "technologies", "keywords": "keywords"}
+LIST_SPLIT = re.compile(r"\s*[,，、;；]\s*|\s+[/·•|]\s+|\s*[·•|]\s*")
+
+
+class Part:
+    """A piece of an entry's head with the look it was printed in."""
+
+    __slots__ = ("text", "bold")
+
+    def __init__(self, text: str, bold: bool) -> None:
+        self.text, self.bold = text, bold
+
+    def __repr__(self) -> str:
+        return repr(self.text)
+
+
+class Entry:
+    def __init__(self, blocks: list[Block]) -> None:
+        self.blocks = blocks
+        self.parts: list[Part] = []
+        self.firsts = 0                   # how many parts the first head line gave
+        self.period: dates.Period | None = None
+        self.url = ""
+        self.lines: list[str] = []        # body paragraphs
+        self.bullets: list[str] = []      # body bullets
+        self.gaps: list[float | None] = []  # from the baseline above to each bullet's (PDF)
+        self.lists: dict[str, list[str]] = {}
+
+
+def look(block: Block) -> tuple:
+    first = block.fragments[0]
+    return (block.signature[0], first.bold, first.italic, first.colour, round(first.size * 2) / 2)
+
+
+def paragraphs(blocks: list[Block]) -> list[str]:
+    return [b.text for b in blocks if b.text]
+
+
+def split_list(text: str) -> list[str]:
+    return [item.strip() for item in LIST_SPLIT.split(text) if item.strip(" .。")]
+
+
+# --- entries -----------------------------------------------------------------------------------------
+
+def _split(blocks: list[Block]) -> list[list[Block]]:
+    firsts = [b for b in blocks if not b.bullet]
+    if not firsts:
+        return [[b] for b in blocks]
+    head = look(firsts[0])
+    groups: list[list[Block]] = []
+    for block in blocks:
+        if not groups or (not block.bullet and look(block) == head):
+            groups.append([block])
+        else:
+            groups[-1].append(block)
+    return groups
+
+
+def body_look(blocks: list[Block], fallback: tuple | None = None) -> tuple | None:
+    """The look of body text: the most common look of the lines that are not bold, weighed by their
+    length. With ``fallback`` (the document's), a section's own only when such lines hold at least
+    ``BODY_SHARE`` of its text (a short section of titles alone has none)."""
+    counts: dict[tuple, int] = {}
+    total = 0
+    for block in blocks:
+        total += len(block.text)
+        key = look(block)
+        if not (key[0] or key[1]):       # neither a Word heading nor bold where it starts
+            counts[key] = counts.get(key, 0) + len(block.text)
+    if not counts:
+        return fallback
+    best = max(counts, key=counts.get)
+    if fallback is not None and counts[best] < BODY_SHARE * total:
+        return fallback
+    return best
+
+
+def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) -> Entry:
+    entry = Entry(blocks)
+    head = [blocks[0]]
+    for block in blocks[1:]:
+        if block.bullet or len(block.text) > 120 or _labelled(block.text):
+            break
+        if _URL.match(block.text) and not entry.url:
+            entry.url = block.text          # an address under the title is not one of its parts
+            head.append(block)
+            continue
+        if len([b for b in head if not _URL.match(b.text)]) >= max_head:
+            break
+        if _URL.match(block.text) or dates.is_date_text(block.text) or look(block) != body \
+                or block.bold or block.fragments[0].italic \
+                or (len(block.text) <= SHORT and dates.find_period(block.text) is not None):
+            head.append(block)
+        else:
+            break
+    for index, block in enumerate(head):
+        if index and _URL.match(block.text):
+            continue
+        _read_head(entry, block)
+        if index == 0:
+            entry.firsts = len(entry.parts)
+    for block in blocks[len(head):]:
+        _read_body(entry, block)
+    return entry
+
+
+def _read_head(entry: Entry, block: Block) -> None:
+    for cell in block.cells:
+        cell_text = clean(" ".join(f.text for f in cell))
+        if entry.period is None:
+            period = dates.find_period(cell_text)
+            if period is not None and not any(dates.find_period(f.text) for f in cell):
+                entry.period = period
+                remaining = dates.remove(cell_text, period)
+                cell = [Fragment(remaining, cell[0].bold)] if remaining else []
+        for fragment in cell:
+            _read_fragment(entry, fragment)
+
+
+def _read_fragment(entry: Entry, fragment: Fragment) -> None:
+    text = clean(fragment.text)
+    if entry.period is None:
+        period = dates.find_period(text)
+        if period is not None:
+            entry.period = period
+            text = dates.remove(text, period)
+    for url in _URL_IN.findall(text):
+        entry.url = entry.url or url.rstrip(".,;)）")
+        text = text.replace(url, " ")
+    for piece in PIECES.split(" " + text + " "):
+        piece = piece.strip(" ,，;；:：|·•—–-")
+        if piece and not _CONNECTOR.match(piece):
+            entry.parts.append(Part(piece, fragment.bold))
+
+
+def _labelled(text: str) -> str | None:
+    for name, pattern in _LABELS.items():
+        match = pattern.match(text)
+        if match and match.end() < len(text):
+            return name
+    return None
+
+
+def _read_body(entry: Entry, block: Block) -> None:
+    text = block.text
+    if _URL.match(text) and not entry.url:
+        entry.url = text
+        return
+    if entry.period is None and not block.bullet and dates.is_date_text(text):
+        entry.period = dates.find_period(text)     # dates under the entry (a sidebar's)
+        return
+    label = None if block.bullet else _labelled(text)
+    if label:
+        rest = _LABELS[label].sub("", text, count=1)
+        entry.lists.setdefault(label, []).extend(split_list(rest))
+        return
+    label = None if block.bullet or len(block.fragments) < 2 else _LABEL_WORDS.get(
+        clean(block.fragments[0].text).casefold())
+    if label:       # a label in a look of its own, without a colon: "COURSES a, b"
+        rest = clean(" ".join(f.text for f in block.fragments[1:]))
+        entry.lists.setdefault(label, []).extend(split_list(rest))
+        return
+    labels = None if block.bullet else chips(block)
+    if labels is not None:
+        entry.lists.setdefault("tags", []).extend(labels)
+        return
+    if block.bullet:
+        entry.bullets.append(text)
+        entry.gaps.append(block.extra.get("gap"))
+    else:
+        entry.lines.append(text)
+
+
+def period_of(entry: Entry) -> tuple[str, str]:
+    if entry.period is None:
+        return "", ""
+    return entry.period.start, entry.period.end
+
+
+def month_of(entry: Entry) -> str:
+    if entry.period is None:
+        return ""
+    return entry.period.end or entry.period.start
+
+
+def take(parts: list[Part], score=None) -> str:
+    """The part with the best score (the first on a tie), taken out of ``parts``."""
+    if not parts:
+        return ""
+    best = max(range(len(parts)), key=lambda i: (score(parts[i].text) if score else 0, -i))
+    return parts.pop(best).text
+
+
+def filled(record: dict, **values) -> dict:
+    for key, value in values.items():
+        if value not in ("", [], None):
+            record[key] = value
+    return record
+
+
+def entries_of(blocks: list[Block], body: tuple | None, key: str = "") -> list[Entry]:
+    body = body_look(blocks, body)
+    return [_entry(group, body, 1 if key == "references" else MAX_HEAD) for group in _split(blocks)]
+
+
+def two_lists(entry: Entry) -> tuple[list[str], list[str]]:
+    """The bullets as two lists where a PDF leaves more space between two of them than between the
+    others (two lists in a row: a description printed as bullets, then the highlights)."""
+    gaps = entry.gaps[1:]
+    if len(gaps) < 2 or any(gap is None for gap in gaps):
+        return entry.bullets, []
+    # The list's pitch: the median (a line with Chinese in it may be a little taller or shorter).
+    pitch = min(gaps) if len(gaps) == 2 else statistics.median(gaps)
+    for index, gap in enumerate(gaps):
+        if gap >= pitch + LIST_GAP:
+            return entry.bullets[:index + 1], entry.bullets[index + 1:]
+    return entry.bullets, []
+
+
+def text_and_highlights(entry: Entry, alone: str = "text") -> tuple[str, list[str]]:
+    """Paragraphs are the description and bullets its highlights. Several templates print a
+    description of several lines as bullets, then the highlights as more bullets: without
+    paragraphs, the first list is the description and a second one the highlights; a single list
+    is the description (``alone`` "text") or the highlights ("highlights")."""
+    if entry.lines:
+        return "\n".join(entry.lines), entry.bullets
+    first, second = two_lists(entry)
+    if second or alone == "text":
+        return "\n".join(first), second
+    return "", first
+
+
+def one_part(parts: list[Part]) -> list[Part]:
+    """A title and employer printed as one run: "Engineer at Acme" (wherever it stands), or
+    "Engineer, Acme" as the whole head."""
+    found: list[Part] = []
+    for part in parts:
+        match = re.match(r"^(?P<title>.+?)\s+(?:at|@)\s+(?P<org>.+)$", part.text)
+        if match is None and len(parts) == 1:
+            match = re.match(r"^(?P<title>[^,，]+?)\s*[,，]\s*(?P<org>.+)$", part.text)
+            if match is not None and words.position_score(match.group("title")) <= 0:
+                match = None
+        if match is None:
+            found.append(part)
+        else:
+            found += [Part(match.group("title"), part.bold), Part(match.group("org"), part.bold)]
+    return found
+
+
+def chips(block: Block) -> list[str] | None:
+    """The labels of a row of chips or tags: cells apart (PDF), or Word runs whose labels keep their
+    words together with no-break spaces and are set apart by plain ones; None for other text."""
+    texts = [t for t in block.texts if t]
+    if len(texts) > 1 and all(len(t) <= 60 for t in texts):
+        return texts
+    raw = " ".join(block.raw_texts)
+    if "\u00a0" in raw:
+        labels = [clean(label) for label in raw.split(" ") if clean(label)]
+        if len(labels) > 1 or raw.strip(" ").startswith("\u00a0"):
+            return labels
+    return None

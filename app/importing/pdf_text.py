@@ -1,0 +1,180 @@
+"""A PDF's lines of styled text, through PDFium (``extract.py`` describes a line); run in the import's
+child process."""
+from __future__ import annotations
+
+import ctypes
+import re
+
+from app.importing import Unreadable
+
+CELL_GAP = 1.5        # ems of empty space that end a cell (a right-aligned date, a table cell, a chip)
+BOLD_WEIGHT = 600
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+_ITALIC_NAME = re.compile(r"italic|oblique", re.IGNORECASE)
+_SUBSET = re.compile(r"^[A-Z]{6}\+")
+FORCE_BOLD_FLAG = 1 << 18       # PDF font descriptor flags (bits 19 and 7, 1-based)
+ITALIC_FLAG = 1 << 6
+
+
+def pdf_lines(data: bytes, max_pages: int, max_chars: int) -> list[dict]:
+    import pypdfium2
+    import pypdfium2.raw as pdfium
+
+    try:
+        document = pypdfium2.PdfDocument(data)
+    except pypdfium2.PdfiumError as exc:
+        raise Unreadable("encrypted" if getattr(exc, "err_code", None) == pdfium.FPDF_ERR_PASSWORD
+                         else "corrupt") from None
+    try:
+        if len(document) > max_pages:
+            raise Unreadable("too_many_pages")
+        lines: list[dict] = []
+        total = 0
+        for number in range(len(document)):
+            page = document[number]
+            textpage = page.get_textpage()
+            count = textpage.count_chars()
+            total += count
+            if total > max_chars:
+                raise Unreadable("too_long")
+            lines += _page_lines(pdfium, textpage.raw, count, number + 1, page.get_height())
+            textpage.close()
+            page.close()
+        return lines
+    finally:
+        document.close()
+
+
+class _Char:
+    __slots__ = ("text", "x0", "x1", "top", "bottom", "baseline", "size", "em", "style")
+
+
+def _font(pdfium, textpage, index: int, buffer, flags) -> tuple[str, bool, bool]:
+    length = pdfium.FPDFText_GetFontInfo(textpage, index, buffer, len(buffer), ctypes.byref(flags))
+    name = _SUBSET.sub("", buffer.raw[:max(length - 1, 0)].decode("utf-8", "replace"))
+    weight = pdfium.FPDFText_GetFontWeight(textpage, index)
+    bold = bool(_BOLD_NAME.search(name)) or weight >= BOLD_WEIGHT or bool(flags.value & FORCE_BOLD_FLAG)
+    italic = bool(_ITALIC_NAME.search(name)) or bool(flags.value & ITALIC_FLAG)
+    return name, bold, italic
+
+
+def _page_chars(pdfium, textpage, count: int, height: float):
+    """The page's characters in PDFium's order; None stands for a line break, " " for a space."""
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    x, y = ctypes.c_double(), ctypes.c_double()
+    loose = pdfium.FS_RECTF()
+    matrix = pdfium.FS_MATRIX()
+    red, green, blue, alpha = (ctypes.c_uint() for _ in range(4))
+    buffer, flags = ctypes.create_string_buffer(128), ctypes.c_int()
+    for index in range(count):
+        code = pdfium.FPDFText_GetUnicode(textpage, index)
+        text = chr(code) if code < 0x110000 else "\ufffd"
+        if text in "\r\n":
+            yield None
+            continue
+        if text.isspace() or code == 0xFEFF:
+            yield " "
+            continue
+        if code in (0x02, 0xFFFE):   # PDFium's mark for a hyphen that ends a line: the "-" the page draws
+            text = "-"
+        elif code < 0x20:
+            continue
+        pdfium.FPDFText_GetCharBox(textpage, index, left, right, bottom, top)
+        pdfium.FPDFText_GetLooseCharBox(textpage, index, loose)
+        pdfium.FPDFText_GetCharOrigin(textpage, index, x, y)
+        char = _Char()
+        char.text = text
+        char.x0, char.x1 = left.value, max(right.value, left.value)
+        char.top, char.bottom = height - loose.top, height - loose.bottom
+        char.baseline = height - y.value
+        char.size = round(max(loose.top - loose.bottom, 1.0) * 2) / 2
+        # The font size as drawn: the font's size in text space, times the scale of the character's
+        # matrix (Chromium sets 14 pt at 0.75). Sizes are compared, so they must not vary by glyph
+        # as the loose box does.
+        pdfium.FPDFText_GetMatrix(textpage, index, matrix)
+        scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5 or 1.0
+        char.em = pdfium.FPDFText_GetFontSize(textpage, index) * scale
+        if not 0.2 * char.size <= char.em <= 2.0 * char.size:
+            char.em = 0.8 * char.size
+        if pdfium.FPDFText_GetFillColor(textpage, index, red, green, blue, alpha):
+            colour = f"{red.value:02x}{green.value:02x}{blue.value:02x}"
+        else:
+            colour = ""
+        name, bold, italic = _font(pdfium, textpage, index, buffer, flags)
+        char.style = (name, char.size, bold, italic, colour)
+        yield char
+
+
+def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[dict]:
+    lines: list[dict] = []
+    line: dict | None = None
+    previous: _Char | None = None
+    space = False
+    for char in _page_chars(pdfium, textpage, count, height):
+        if char is None:
+            previous, space = None, False
+            continue
+        if char == " ":
+            space = previous is not None
+            continue
+        new_line = previous is None
+        new_cell = False
+        if previous is not None:
+            size = max(char.size, previous.size)
+            if abs(char.baseline - previous.baseline) > size / 2 or char.x1 < previous.x0:
+                new_line = True
+            elif char.x0 - previous.x1 > CELL_GAP * max(char.em, previous.em):
+                new_cell = True
+        if new_line or line is None:
+            line = {"page": page, "x0": char.x0, "x1": char.x1, "top": char.top, "bottom": char.bottom,
+                    "base": char.baseline, "w1": None, "style": "", "level": None, "bullet": False, "para": False,
+                    "cells": [[]]}
+            lines.append(line)
+        elif new_cell:
+            line["cells"].append([])
+        elif line["w1"] is None and (space or _breaks_before(previous.text, char.text)):
+            line["w1"] = previous.x1 - line["x0"]
+        cell = line["cells"][-1]
+        run = cell[-1] if cell else None
+        if run is None or run["_style"] != char.style:
+            name, _, bold, italic, colour = char.style
+            run = {"t": "", "size": round(char.em * 2) / 2, "font": name, "bold": bold, "italic": italic,
+                   "colour": colour, "x0": round(char.x0, 1), "x1": 0.0, "_style": char.style}
+            if space and cell:
+                cell[-1]["t"] += " "
+            cell.append(run)
+        elif space:
+            run["t"] += " "
+        run["t"] += char.text
+        run["x1"] = round(char.x1, 1)
+        line["x0"], line["x1"] = min(line["x0"], char.x0), max(line["x1"], char.x1)
+        line["top"], line["bottom"] = min(line["top"], char.top), max(line["bottom"], char.bottom)
+        previous, space = char, False
+    for line in lines:
+        if line["w1"] is None:
+            line["w1"] = line["x1"] - line["x0"]
+        for key in ("x0", "x1", "top", "bottom", "base", "w1"):
+            line[key] = round(line[key], 1)
+        for cell in line["cells"]:
+            for run in cell:
+                del run["_style"]
+                run["t"] = _utf16(run["t"])
+    return lines
+
+
+_NO_LINE_START = "。，、．：；！？）】》」』〕〉”’・…%"
+
+
+def _ideograph(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\u3040" <= char <= "\u30ff" or "\uf900" <= char <= "\ufaff"
+
+
+def _breaks_before(previous: str, char: str) -> bool:
+    """Whether a line may break between two characters without a space: before or after a Chinese
+    character, unless the second is punctuation that may not start a line."""
+    return char not in _NO_LINE_START and (_ideograph(char) or _ideograph(previous))
+
+
+def _utf16(text: str) -> str:
+    """Join the surrogate pairs PDFium reports as two characters."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")

@@ -1,0 +1,154 @@
+"""A section's records from its entries: a job, a school, a project... (``read_section``, which also
+hands the sections of short items to ``lists.py``)."""
+from __future__ import annotations
+
+import re
+
+from app.importing import lists, words
+from app.importing.entries import (
+    Entry, Part, entries_of, filled, month_of, one_part, period_of, take, text_and_highlights,
+)
+from app.importing.layout import Block
+
+_FACTS = re.compile(r"\s+[|｜·•/—–]\s+|\s*[|｜·•]\s*|\s*[,，;；]\s+")
+_FACT_LABEL = re.compile(r"^(?:score|grade|gpa|area|field|major|study type|degree|成绩|绩点|方向|专业|学位)\s*[:：]\s*",
+                         re.IGNORECASE)
+_SCORE = re.compile(r"gpa|grade|\d|%|distinction|merit|honou?rs|first[- ]class|cum laude|pass|排名|优秀|成绩|绩点|"
+                    r"一等|二等|荣誉", re.IGNORECASE)
+
+
+def read_section(content: dict, key: str, title: str, blocks: list[Block], body: tuple | None) -> None:
+    """Add what ``blocks`` (a section's, headed ``title``) say to ``content[key]``; ``body`` is the
+    look of the document's body text."""
+    if not blocks and key != "customSections":
+        return
+    reader = READERS.get(key)
+    if key == "skills":
+        lists.skills(content, blocks)
+    elif key == "languages":
+        content.setdefault("languages", []).extend(lists.languages(blocks))
+    elif key == "interests":
+        content.setdefault("interests", []).extend(lists.interests(blocks))
+    elif key == "customSections":
+        items = [_custom_item(e) for e in entries_of(blocks, body)]
+        content.setdefault("customSections", []).append(filled({"title": title}, items=[i for i in items if i]))
+    elif reader is not None:
+        content.setdefault(key, []).extend(record for record in (reader(e) for e in entries_of(blocks, body, key))
+                                           if record)
+
+
+def _work(entry: Entry) -> dict:
+    parts = one_part(list(entry.parts))
+    position = take(parts, words.position_score) if len(parts) > 1 or (
+        parts and words.position_score(parts[0].text) > 0) else ""
+    company = take(parts)
+    location = take(parts)
+    if not location and position:
+        company, location = _place(company)
+    start, end = period_of(entry)
+    description, highlights = text_and_highlights(entry)
+    return filled({}, position=position, company=company, location=location, url=entry.url, startDate=start,
+                  endDate=end, description=description, highlights=highlights)
+
+
+def _place(company: str) -> tuple[str, str]:
+    """"Northwind Payments, London": an employer and its place joined by a comma."""
+    match = re.match(r"^(?P<company>.+?)\s*[,，]\s*(?P<place>[^,，]{1,40})$", company)
+    if match and len(match.group("place").split()) <= 4:
+        return match.group("company"), match.group("place")
+    return company, ""
+
+
+def _volunteer(entry: Entry) -> dict:
+    parts = one_part(list(entry.parts))
+    position = take(parts, words.position_score) if len(parts) > 1 else ""
+    organization = take(parts)
+    start, end = period_of(entry)
+    summary, highlights = text_and_highlights(entry)
+    return filled({}, position=position, organization=organization, url=entry.url, startDate=start, endDate=end,
+                  summary=summary, highlights=highlights)
+
+
+def _education(entry: Entry) -> dict:
+    """Degree and school are the first two parts of the head (a head of one part "MSc Physics,
+    University of Oslo" at its comma); the rest of the head and the body's lines are the facts
+    (study type, area, score) and, once those are known, the courses."""
+    named = list(entry.parts)
+    if len(named) == 1:
+        match = re.match(r"^(?P<first>.+?)\s*[,，]\s*(?P<second>[^,，]+)$", named[0].text)
+        if match and (words.degree_score(match.group("first")) != 0 or words.degree_score(match.group("second")) != 0):
+            named = [Part(match.group("first"), named[0].bold), Part(match.group("second"), named[0].bold)]
+    parts, rest = named[:2], named[2:]
+    degree = take(parts, words.degree_score) if len(parts) > 1 or (
+        parts and words.degree_score(parts[0].text) > 0) else ""
+    school = take(parts)
+    record = filled({}, school=school, degree=degree)
+    courses = list(entry.lists.get("courses", []))
+    for line in [p.text for p in rest] + entry.lines:
+        pieces = [_FACT_LABEL.sub("", piece).strip() for piece in _FACTS.split(line) if piece.strip()]
+        pieces = [piece for piece in pieces if piece]
+        known = {"studyType", "area", "score"} & record.keys()
+        if len(known) == 3 or (len(known) >= 2 and len(pieces) > 1):
+            courses += pieces
+        else:
+            _about(record, pieces)
+    start, end = period_of(entry)
+    return filled(record, startDate=start, endDate=end, courses=courses + entry.bullets)
+
+
+def _about(record: dict, about: list[str]) -> None:
+    """studyType, area and score: in this order when all three are there, else by their words."""
+    if len(about) == 3 and not {"studyType", "area", "score"} & record.keys():
+        filled(record, studyType=about[0], area=about[1], score=about[2])
+        return
+    for text in about:
+        if "score" not in record and _SCORE.search(text):
+            record["score"] = text
+        elif "studyType" not in record and words.degree_score(text) > 0:
+            record["studyType"] = text
+        elif "area" not in record:
+            record["area"] = text
+
+
+def _project(entry: Entry) -> dict:
+    parts = list(entry.parts)
+    name = take(parts)
+    start, end = period_of(entry)
+    technologies = entry.lists.get("technologies", []) + entry.lists.get("tags", [])
+    description, highlights = text_and_highlights(entry, alone="highlights")
+    return filled({}, name=name, url=entry.url, startDate=start, endDate=end, description=description,
+                  highlights=highlights, technologies=technologies)
+
+
+def _certificate(entry: Entry) -> dict:
+    parts = list(entry.parts)
+    return filled({}, name=take(parts), issuer=take(parts), date=month_of(entry), url=entry.url)
+
+
+def _award(entry: Entry) -> dict:
+    parts = list(entry.parts)
+    return filled({}, title=take(parts), awarder=take(parts), date=month_of(entry),
+                  summary="\n".join(entry.lines + entry.bullets))
+
+
+def _publication(entry: Entry) -> dict:
+    parts = list(entry.parts)
+    return filled({}, name=take(parts), publisher=take(parts), releaseDate=month_of(entry), url=entry.url,
+                  summary="\n".join(entry.lines + entry.bullets))
+
+
+def _reference(entry: Entry) -> dict:
+    name = entry.blocks[0].text if entry.parts else ""
+    lines = [line.strip("“”\"'") for line in entry.lines + entry.bullets]
+    return filled({}, name=name, reference="\n".join(line for line in lines if line))
+
+
+def _custom_item(entry: Entry) -> dict:
+    parts = list(entry.parts)
+    return filled({}, title=take(parts), subtitle=take(parts), date=month_of(entry), url=entry.url,
+                  description="\n".join(entry.lines + entry.bullets))
+
+
+READERS = {"workExperience": _work, "education": _education, "projects": _project, "volunteer": _volunteer,
+           "certificates": _certificate, "awards": _award, "publications": _publication,
+           "references": _reference}

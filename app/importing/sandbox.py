@@ -1,0 +1,71 @@
+"""Reading a PDF or DOCX in a child process with limits (``extract.py`` is the child).
+
+The file is parsed inside the web request, but not inside the web process: a hostile file (a
+decompression bomb in a PDF stream, a DOCX part that is slow to parse, a file that crashes a C
+library) costs a child process that limits itself to ``MEMORY_BYTES`` of address space and
+``CPU_SECONDS`` of CPU and is killed after ``TIMEOUT_SECONDS``. The child gets no environment (no
+secrets) and writes no files. At most ``CONCURRENT`` children run per web process; a request that
+cannot get a slot within ``TIMEOUT_SECONDS`` raises ``Busy``.
+
+Each run costs the start of a Python process with PDFium or python-docx (about 0.3 s).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from app.importing import Unreadable
+
+log = logging.getLogger(__name__)
+
+MAX_PAGES = 10
+MAX_CHARS = 200_000
+MEMORY_BYTES = 512 * 1024 * 1024
+CPU_SECONDS = 15
+TIMEOUT_SECONDS = 20
+CONCURRENT = 2
+ROOT = str(Path(__file__).resolve().parents[2])   # the directory holding the ``app`` package
+_CHILD = ("import sys; sys.path.insert(0, sys.argv[3]); "
+          "from app.importing.extract import main; main()")
+_slots = threading.BoundedSemaphore(CONCURRENT)
+
+
+class Busy(Exception):
+    """Every reader stayed busy for ``TIMEOUT_SECONDS``: try again shortly."""
+
+
+def read_lines(kind: str, data: bytes) -> list[dict]:
+    """The lines of a PDF (``kind`` "pdf") or DOCX ("docx"), as ``extract.py`` describes them.
+
+    Raises Unreadable (encrypted, corrupt, too_many_pages, too_long, too_large, timeout) and Busy
+    when every slot stays busy.
+    """
+    if not _slots.acquire(timeout=TIMEOUT_SECONDS):
+        raise Busy()
+    try:
+        limits = {"pages": MAX_PAGES, "chars": MAX_CHARS, "memory": MEMORY_BYTES, "cpu": CPU_SECONDS}
+        try:
+            done = subprocess.run([sys.executable, "-I", "-c", _CHILD, kind, json.dumps(limits), ROOT],
+                                  input=data, capture_output=True, timeout=TIMEOUT_SECONDS, env={}, cwd=ROOT,
+                                  check=False)
+        except subprocess.TimeoutExpired:
+            raise Unreadable("timeout") from None
+    finally:
+        _slots.release()
+    if done.returncode != 0:
+        log.warning("import: the %s reader ended with %s: %s", kind, done.returncode,
+                    done.stderr[-2000:].decode("utf-8", "replace"))
+        # Killed for its CPU time (SIGXCPU, or SIGKILL past the hard limit), or crashed on the file.
+        raise Unreadable("timeout" if done.returncode in (-24, -9) else "corrupt")
+    try:
+        result = json.loads(done.stdout)
+    except ValueError:
+        log.warning("import: the %s reader wrote no result", kind)
+        raise Unreadable("corrupt") from None
+    if "error" in result:
+        raise Unreadable(str(result["error"]))
+    return result["lines"]

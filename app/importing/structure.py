@@ -1,0 +1,327 @@
+"""A resume's blocks to ``contentJson``: the header, the section headings, the sections.
+
+Headings. A block is a heading when it has a heading's shape (short, one line, not a bullet, no
+date, address or sentence punctuation) and either names a known section (``words.section_of``) and
+stands out (bold, larger than the body text, capitals, a Word heading style), or looks exactly like
+such a heading (``Block.signature``: style, size, weight, slant, colour) without naming a known
+section: that is a custom section, titled as printed.
+
+Columns. A two-column PDF reads column by column on each page, so a column continued from the page
+before starts without its heading. When the headings start at more than one place across the page
+(columns, ``COLUMN_GAP`` apart), a block belongs to the latest heading of its column: the rightmost
+column that starts at or left of the block. In a single column it belongs to the latest heading.
+
+The order of the sections becomes ``sectionOrder`` when the headings stand in one column in one
+look (a sidebar's sections read first whatever order they were given).
+
+The header is what comes before the first heading, plus sections headed "Contact" (a sidebar's
+details); it holds the name (Word's Title, else the largest text), the label (a job title under
+it), e-mail, phone, address, web site and profiles, and a summary when it is long text.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from app.importing import dates, entries, records, words
+from app.importing.layout import Block, blocks as make_blocks, is_cjk
+
+COLUMN_SLACK = 15.0     # points a block may start left of its column's heading
+COLUMN_GAP = 50.0       # points between the left edges of headings of two columns
+SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", "；", ",", "，")
+_EMAIL = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
+_URL = re.compile(r"(?:https?://|www\.)[^\s|,;，；]+|(?<![@\w.])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|me|cn|co|uk|de|"
+                  r"app|ai|info|page|site|xyz|tech|blog)(?:/[^\s|,;，；]*)?(?![\w@])", re.IGNORECASE)
+# "GitHub: ewhitfield", "GitHub: https://github.com/ewhitfield", "GitHub: ewhitfield (https://github.com/ewhitfield)"
+_PROFILE = re.compile(r"^(?P<network>[^:：()（）]{2,30}?)(?:[:：]\s*|\s+(?=https?://))(?P<value>[^()（）]+?)?\s*"
+                      r"(?:[(（]\s*(?P<url>[^()（）\s]+)\s*[)）])?$")
+_PHONE = re.compile(r"^\+?[\d\s().\-/]{7,}$")
+_SEPARATORS = re.compile(r"\s+[|•·●◦/｜]\s+|\s*[|｜•●◦]\s*|\s{3,}|\s+[–—-]\s+(?=\S*[@\d+])")
+_ADDRESS_HINTS = re.compile(r"\d|,|，|路|街|号|区|市|省|县|镇|村|道|巷|弄|大厦|园区|road|street|\bst\b|avenue|\bave\b|lane|"
+                            r"boulevard|drive|square|city|\bcounty\b|remote", re.IGNORECASE)
+NETWORKS = {"github.com": "GitHub", "gitlab.com": "GitLab", "linkedin.com": "LinkedIn", "twitter.com": "Twitter",
+            "x.com": "X", "stackoverflow.com": "Stack Overflow", "medium.com": "Medium", "behance.net": "Behance",
+            "dribbble.com": "Dribbble", "gitee.com": "Gitee", "zhihu.com": "知乎", "weibo.com": "微博",
+            "juejin.cn": "掘金", "bitbucket.org": "Bitbucket", "kaggle.com": "Kaggle", "youtube.com": "YouTube",
+            "instagram.com": "Instagram", "facebook.com": "Facebook", "mastodon.social": "Mastodon"}
+
+NETWORK_ALIASES = {"码云": "gitee.com", "领英": "linkedin.com", "推特": "twitter.com", "知乎": "zhihu.com",
+                   "微博": "weibo.com", "掘金": "juejin.cn"}
+
+
+@dataclass
+class Section:
+    key: str                     # a content key, "summary", "contact" or "custom"
+    title: str
+    heading: Block | None
+    blocks: list[Block] = field(default_factory=list)
+
+
+def parse(lines: list[dict]) -> dict:
+    """``contentJson`` (sparse: only what was found) from ``extract``'s lines."""
+    blocks = make_blocks(lines)
+    if not blocks:
+        return {}
+    body = _body_size(blocks)
+    heads = _headings(blocks, body)
+    header, sections = _sections(blocks, heads)
+    content: dict = {}
+    personal = _personal(header, [s for s in sections if s.key == "contact"])
+    summary = [b for s in sections if s.key == "summary" for b in s.blocks]
+    if summary:
+        personal["summary"] = "\n".join(entries.paragraphs(summary))
+    content["personalInfo"] = personal
+    order: list[str] = []
+    body_look = entries.body_look([b for s in sections for b in s.blocks]) or entries.body_look(blocks)
+    for section in sections:
+        if section.key in ("summary", "contact"):
+            continue
+        key = "customSections" if section.key == "custom" else section.key
+        records.read_section(content, key, section.title, section.blocks, body_look)
+        if key not in order:
+            order.append(key)
+    if order and _one_column(sections):
+        content["sectionOrder"] = order
+    return content
+
+
+def _one_column(sections: list[Section]) -> bool:
+    """Whether the sections read in the order their owner chose: one column of headings of one look.
+    A sidebar (headings further left, or in a look of their own) reads first whatever the order."""
+    headings = [s.heading for s in sections]
+    return len(_columns(headings)) < 2 and len({h.signature for h in headings}) < 2
+
+
+# --- headings ---------------------------------------------------------------------------------------
+
+def _body_size(blocks: list[Block]) -> float:
+    sizes: Counter = Counter()
+    for block in blocks:
+        sizes[block.size] += len(block.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _heading_shape(block: Block) -> bool:
+    text = block.text.rstrip(":：").strip()
+    if block.bullet or not (2 <= len(text) <= 60) or len(block.cells) > 2:
+        return False
+    if text.endswith(SENTENCE_END) or _EMAIL.search(text) or _URL.search(text) or dates.find_period(text):
+        return False
+    cjk = sum(1 for char in text if is_cjk(char))
+    latin_words = len(re.findall(r"[A-Za-z]+", text))
+    return latin_words <= 6 and cjk <= 16 and not text[0].isdigit()
+
+
+def _stands_out(block: Block, body: float) -> bool:
+    letters = [char for char in block.text if char.isalpha() and not is_cjk(char)]
+    return (block.bold or block.size >= body + 1.0 or (block.level is not None and block.level >= 1)
+            or "heading" in block.style.lower() or (len(letters) > 2 and all(c.isupper() for c in letters)))
+
+
+def _headings(blocks: list[Block], body: float) -> dict[int, str]:
+    """Index of each heading block → its section key ("custom" for one the words do not name)."""
+    found: dict[int, str] = {}
+    for block in blocks:
+        key = words.section_of(block.text) if _heading_shape(block) else None
+        if key and _stands_out(block, body) and block.level != 0:
+            found[block.index] = key
+    signatures = {blocks[index].signature for index in found}
+    first = min(found, default=len(blocks))
+    for block in blocks:
+        if block.index in found or block.index == 0 or not _heading_shape(block) or block.level == 0:
+            continue
+        if block.signature in signatures or (block.level == 1 and block.index > first):
+            found[block.index] = words.section_of(block.text) or "custom"
+    return found
+
+
+# --- sections -----------------------------------------------------------------------------------------
+
+def _sections(blocks: list[Block], heads: dict[int, str]) -> tuple[list[Block], list[Section]]:
+    header: list[Block] = []
+    sections: list[Section] = []
+    columns = _columns([blocks[index] for index in heads])
+    for block in blocks:
+        if block.index in heads:
+            sections.append(Section(heads[block.index], block.text.rstrip(":：").strip(), block))
+            continue
+        section = _column_section(block, sections, columns)
+        (section.blocks if section is not None else header).append(block)
+    return header, sections
+
+
+def _columns(headings: list[Block]) -> list[float]:
+    """Where the columns of headings start: their left edges, grouped when less than
+    ``COLUMN_GAP`` apart (one value for a single-column resume)."""
+    starts: list[float] = []
+    for x0 in sorted(h.x0 for h in headings):
+        if not starts or x0 - starts[-1] > COLUMN_GAP:
+            starts.append(x0)
+    return starts
+
+
+def _column_section(block: Block, sections: list[Section], columns: list[float]) -> Section | None:
+    if not sections:
+        return None
+    if len(columns) < 2:
+        return sections[-1]
+    column = max((start for start in columns if start <= block.x0 + COLUMN_SLACK), default=None)
+    if column is None:
+        return sections[-1]
+    mine = [s for s in sections if _column_of(s.heading.x0, columns) == column]
+    return mine[-1] if mine else sections[-1]
+
+
+def _column_of(x0: float, columns: list[float]) -> float:
+    return max((start for start in columns if start <= x0), default=columns[0])
+
+
+# --- the header ---------------------------------------------------------------------------------------
+
+def _personal(header: list[Block], contact: list[Section]) -> dict:
+    personal: dict = {}
+    blocks = list(header)
+    name_block = _name_block(blocks)
+    if name_block is not None:
+        personal["name"] = name_block.text
+        blocks = [b for b in blocks if b is not name_block]
+    details = blocks + [b for section in contact for b in section.blocks]
+    summary: list[str] = []
+    loose: list[tuple[Block, str, bool]] = []   # (block, text, shares its block with contact details)
+    network = None          # a network's name alone on a line ("GitHub"): the account follows
+    for block in details:
+        title = words.headline(block.text)
+        if title is not None:
+            personal.setdefault("label", title)
+            continue
+        if network is not None and not _kind(block.text):
+            personal.setdefault("profiles", []).append({"network": network, "username": block.text})
+            network = None
+            continue
+        network = block.text if _known_network(block.text) else None
+        if network is not None:
+            continue
+        items = _items(block)
+        known = [item for item in items if _kind(item)]
+        if not known and not _is_summary(block.text):
+            items = [words.strip_label(block.text) or block.text]   # one detail: "/" and "·" are its own
+        for item in items:
+            kind = _kind(item)
+            if kind:
+                _put(personal, kind, item)
+            elif _is_summary(item):
+                summary.append(item)
+            elif not words.is_label(item):
+                loose.append((block, item, bool(known)))
+    if summary and "summary" not in personal:
+        personal["summary"] = "\n".join(summary)
+    for block, text, with_details in loose:
+        after_name = name_block is not None and block.index == name_block.index + 1
+        if not with_details and "label" not in personal and (after_name or words.position_score(text) > 0) \
+                and not _ADDRESS_HINTS.search(text):
+            personal["label"] = text
+        elif "address" not in personal:
+            personal["address"] = text
+        elif "label" not in personal:
+            personal["label"] = text
+    return personal
+
+
+def _name_block(blocks: list[Block]) -> Block | None:
+    titled = [b for b in blocks if b.level == 0]
+    if titled:
+        return titled[0]
+    candidates = [b for b in blocks[:6] if not _kind(b.text) and len(b.text) <= 80 and not b.bullet]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda b: (b.size, -b.index))
+
+
+def _items(block: Block) -> list[str]:
+    """The details of a header line: cells, split at separators (" | ", " • ", " · ", " / "),
+    each without its label ("Email:", "电话 Phone")."""
+    items = []
+    for cell in block.cells:
+        text = " ".join(f.text.strip() for f in cell if f.text.strip())
+        for part in _SEPARATORS.split(text):
+            part = part.strip(" |·•/")
+            if not part:
+                continue
+            stripped = words.strip_label(part)
+            items.append(stripped if stripped else part)
+    return items
+
+
+def _kind(text: str) -> str | None:
+    text = text.strip()
+    if _EMAIL.fullmatch(text):
+        return "email"
+    if _PHONE.match(text) and sum(c.isdigit() for c in text) >= 7:
+        return "phone"
+    profile = _PROFILE.match(text)
+    if profile and (profile.group("url") or _URL.fullmatch(profile.group("value") or "")
+                    or _known_network(profile.group("network"))):
+        return "profile"
+    if _URL.fullmatch(text):
+        return "url"
+    return None
+
+
+def _network_host(name: str) -> str | None:
+    """The web host of a network named as people name it ("GitHub", "github", "码云"), or None."""
+    lowered = name.strip().lower()
+    for host, network in NETWORKS.items():
+        if lowered in (network.lower(), host.split(".")[0]):
+            return host
+    return NETWORK_ALIASES.get(lowered)
+
+
+def _known_network(name: str) -> bool:
+    return _network_host(name) is not None
+
+
+def _is_summary(text: str) -> bool:
+    return len(text) >= 80 or (len(text) >= 30 and text.endswith(SENTENCE_END[:6]))
+
+
+def _put(personal: dict, kind: str, text: str) -> None:
+    if kind in ("email", "phone"):
+        personal.setdefault(kind, text)
+        return
+    if kind == "profile":
+        found = _PROFILE.match(text)
+        profile = {"network": found.group("network").strip()}
+        value, url = (found.group("value") or "").strip(), found.group("url")
+        if url is None and _URL.fullmatch(value):
+            value, url = "", value
+        if url:
+            profile["url"] = _absolute(url)
+        profile["username"] = value or (_username(profile["url"]) if url else "")
+        personal.setdefault("profiles", []).append(profile)
+        return
+    url = _absolute(text)
+    host = re.sub(r"^https?://(www\.)?", "", url.lower()).split("/")[0]
+    for profile in personal.get("profiles", []):
+        if not profile.get("url") and _network_host(profile["network"]) == host:
+            profile["url"] = url        # the address of an account named above it
+            return
+    if host in NETWORKS and "url" in personal:
+        personal.setdefault("profiles", []).append({"network": NETWORKS[host], "username": _username(url),
+                                                    "url": url})
+    elif "url" not in personal and host not in NETWORKS:
+        personal["url"] = url
+    else:
+        personal.setdefault("profiles", []).append({"network": NETWORKS.get(host, host), "username": _username(url),
+                                                    "url": url})
+
+
+def _absolute(url: str) -> str:
+    return url if re.match(r"^https?://", url, re.IGNORECASE) else f"https://{url}"
+
+
+def _username(url: str) -> str:
+    path = re.sub(r"^https?://[^/]+/?", "", url).strip("/").split("/")
+    if path and path[0] in ("in", "u", "user", "users", "people") and len(path) > 1:
+        return path[1]
+    return path[0] if path and path[0] else ""

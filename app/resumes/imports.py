@@ -1,0 +1,125 @@
+"""Import use cases: a JSON Resume document, or a file (JSON Resume, PDF, DOCX), becomes a new resume.
+
+Both end in ``app.resumes.service.create_resume``, so an import is a create: the plan's resume
+limit (429 SUBSCRIPTION_LIMIT_EXCEEDED), the template's tier (400 INVALID_TEMPLATE), the content
+size (413 CONTENT_TOO_LARGE) and the ``resume.created`` event all apply. The answer names what
+was not kept (``dropped``): JSON Resume paths for a document (``jsonresume.to_content``), our
+content paths for a PDF or DOCX (``cleaning.keep_valid``).
+
+A file is known by its bytes, not its name or declared type: ``%PDF-`` within its first KiB is a
+PDF; a ZIP with ``word/document.xml`` a DOCX; UTF-8 text starting with ``{`` JSON. Anything else is
+``415 UNSUPPORTED_MEDIA_TYPE``. What cannot be read is ``422 IMPORT_UNREADABLE`` with
+``details.reason``; every reader busy, ``503 SERVICE_UNAVAILABLE``. The reading itself is the
+importers' (``app.importing.reading``): this module says what it means to the person importing.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+
+from app.content import cleaning, jsonresume
+from app.content.schema import ContentSchema
+from app.errors import ApiError
+from app.importing import reading, sandbox
+from app.resumes import service
+from app.resumes.models import Resume
+from app.users.models import User
+
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024      # the whole multipart body (413 past it, before it is read)
+DEFAULT_TITLE = "Imported resume"
+KINDS = {"pdf": "PDF", "docx": "DOCX", "json": "JSON Resume"}
+ACCEPTED = ("application/json", "application/pdf",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+MESSAGES = {
+    "encrypted": "This PDF is protected by a password: save a copy without one and import that.",
+    "corrupt": "This file could not be read as a {kind}.",
+    "too_many_pages": f"This PDF has more than {sandbox.MAX_PAGES} pages.",
+    "too_long": f"This document holds more than {sandbox.MAX_CHARS:,} characters of text.",
+    "too_large": "This document needs more memory to read than an import may use.",
+    "timeout": f"This document took longer than {sandbox.TIMEOUT_SECONDS} seconds to read.",
+    "no_text": "This document has no text to read (a scanned page?): import a PDF with its text, or a DOCX.",
+    "zip_bomb": f"This DOCX unpacks to more than {reading.MAX_UNPACKED_BYTES // (1024 * 1024)} MB.",
+    "not_json_resume": "This JSON file is not a JSON Resume document (https://jsonresume.org).",
+}
+
+
+def import_document(user: User, document, *, title: str | None = None, template_id: str | None = None,
+                    fallback_title: str = "") -> tuple[Resume, list[str]]:
+    """A JSON Resume document as a new resume, titled ``title``, else the document's own title, the
+    person's name or ``fallback_title``. Raises VALIDATION_ERROR (``jsonResume``) and as ``create_resume``."""
+    try:
+        return _import_json_resume(user, document, title, template_id, fallback_title)
+    except jsonresume.NotJsonResume as exc:
+        raise ApiError("VALIDATION_ERROR", str(exc), exc.details) from None
+
+
+def _import_json_resume(user: User, document, title: str | None, template_id: str | None,
+                        fallback_title: str) -> tuple[Resume, list[str]]:
+    content, dropped = jsonresume.to_content(document)
+    content, refused = cleaning.keep_valid(content)     # to_content keeps only what validates: nothing, so far
+    dropped = dropped + refused
+    known = jsonresume.settings(document)
+    title = title or known.get("title") or content["personalInfo"]["name"] or fallback_title
+    return _create(user, content, dropped, title, template_id, known.get("sectionsVisibility"))
+
+
+def import_file(user: User, filename: str, data: bytes, *, title: str | None = None,
+                template_id: str | None = None) -> tuple[Resume, list[str]]:
+    """A file as a new resume. Raises VALIDATION_ERROR (an empty file), UNSUPPORTED_MEDIA_TYPE,
+    IMPORT_UNREADABLE, SERVICE_UNAVAILABLE (every reader busy) and as ``create_resume``."""
+    if not data:
+        raise ApiError("VALIDATION_ERROR", "file: The file is empty.", {"field": "file"})
+    kind = reading.sniff(data)
+    if kind is None:
+        raise ApiError("UNSUPPORTED_MEDIA_TYPE", "Import a PDF, a DOCX or a JSON Resume (.json) file.",
+                       {"field": "file", "accepted": list(ACCEPTED)})
+    stem = PurePath(filename or "").stem.strip()
+    if kind == "json":
+        try:
+            return _import_json_resume(user, _json_document(data), title, template_id, stem)
+        except jsonresume.NotJsonResume:
+            raise _unreadable("not_json_resume", kind) from None
+    content, dropped = read_document(kind, data)
+    name = (content.get("personalInfo") or {}).get("name", "")
+    return _create(user, content, dropped, title or name or stem, template_id)
+
+
+def read_document(kind: str, data: bytes) -> tuple[dict, list[str]]:
+    """What a PDF (``kind`` "pdf") or DOCX says, as valid ``contentJson``, and the content paths of
+    what was read but not kept. Raises IMPORT_UNREADABLE and SERVICE_UNAVAILABLE."""
+    try:
+        return reading.read(kind, data)
+    except reading.Unreadable as exc:
+        raise _unreadable(exc.reason, kind) from None
+    except sandbox.Busy:
+        raise ApiError("SERVICE_UNAVAILABLE", "Too many files are being imported right now; try again shortly.",
+                       headers={"Retry-After": "5"}) from None
+
+
+def _json_document(data: bytes):
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise _unreadable("corrupt", "json") from None
+
+
+def _unreadable(reason: str, kind: str) -> ApiError:
+    message = MESSAGES.get(reason, MESSAGES["corrupt"]).format(kind=KINDS[kind])
+    return ApiError("IMPORT_UNREADABLE", message, {"field": "file", "reason": reason})
+
+
+def default_template_id() -> str:
+    """The first basic template, in the order the dashboard's picker shows them."""
+    for template in service.list_templates():
+        if template.tier == "basic":
+            return template.id
+    raise ApiError("INVALID_TEMPLATE", "No template is available.", {"templateId": None})
+
+
+def _create(user: User, content: dict, dropped: list[str], title: str | None, template_id: str | None,
+            visible: dict | None = None) -> tuple[Resume, list[str]]:
+    data = {"title": (title or "").strip()[:200] or DEFAULT_TITLE, "templateId": template_id or default_template_id(),
+            "contentJson": ContentSchema().load(content)}
+    if visible:
+        data["sectionsVisibility"] = visible
+    return service.create_resume(user, data), dropped

@@ -1,0 +1,308 @@
+"""JSON Resume 1.2.1 to and from our content model (app/resumes/jsonresume.py), and the "json" export."""
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import jsonschema
+import pytest
+
+from tests.documents.every_section import EVERY_SECTION
+
+from app.content import normalise
+from app.content import jsonresume
+from app.content.sections import BODY_SECTIONS
+from app.resumes.schemas import ContentSchema
+
+DATA = Path(__file__).parent / "data"
+SAMPLE = json.loads((DATA / "jsonresume_sample.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((DATA / "jsonresume_schema.json").read_text(encoding="utf-8"))
+
+# The schema's "uri" format, which jsonschema checks only with an extra package: an absolute URI.
+FORMATS = jsonschema.FormatChecker()
+FORMATS.checks("uri")(lambda value: bool(urlsplit(value).scheme and urlsplit(value).netloc))
+
+
+def schema_errors(document: dict) -> list[str]:
+    validator = jsonschema.Draft4Validator(SCHEMA, format_checker=FORMATS)
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
+
+
+def imported(document: dict) -> tuple[dict, list[str]]:
+    content, dropped = jsonresume.to_content(document)
+    ContentSchema().load(copy.deepcopy(content))     # what the importer stores always validates
+    return content, dropped
+
+
+# --- the published sample -------------------------------------------------------------------------
+def test_the_published_sample_maps_onto_the_model():
+    content, dropped = imported(SAMPLE)
+    assert dropped == ["work.0.description", "education.0.gpa", "projects.0.roles", "projects.0.entity",
+                       "projects.0.type", "meta.canonical", "projects.0.url"]
+    personal = content["personalInfo"]
+    assert personal["name"] == "Richard Hendriks" and personal["label"] == "Programmer"
+    assert personal["url"] == "http://richardhendricks.example.com"
+    assert personal["address"] == "2712 Broadway St, CA 94115 San Francisco, California, US"
+    assert personal["summary"].startswith("Richard hails from Tulsa.")
+    assert personal["profiles"] == [
+        {"network": "Twitter", "username": "neutralthoughts", "url": ""},
+        {"network": "SoundCloud", "username": "dandymusicnl", "url": "https://soundcloud.example.com/dandymusicnl"}]
+    assert content["workExperience"] == [{
+        "company": "Pied Piper", "position": "CEO/President", "location": "Palo Alto, CA",
+        "url": "http://piedpiper.example.com", "startDate": "2013-12", "endDate": "2014-12",
+        "description": SAMPLE["work"][0]["summary"], "highlights": SAMPLE["work"][0]["highlights"]}]
+    assert content["education"] == [{
+        "school": "University of Oklahoma", "degree": "", "area": "Information Technology",
+        "studyType": "Bachelor", "score": "", "startDate": "2011-06", "endDate": "2014-01",
+        "courses": ["DB1101 - Basic SQL", "CS2011 - Java Introduction"]}]
+    assert content["skillGroups"] == [{"name": "Web Development", "level": "Master",
+                                       "keywords": ["HTML", "CSS", "Javascript"]},
+                                      {"name": "Compression", "level": "Master", "keywords": ["Mpeg", "MP4", "GIF"]}]
+    assert content["skills"] == []
+    assert content["projects"] == [{   # no id: the server gives one when the resume is saved
+        "name": "Miss Direction", "description": "A mapping engine that misguides you", "url": "",
+        "startDate": "2016-08", "endDate": "2016-08", "technologies": ["GoogleMaps", "Chrome Extension", "Javascript"],
+        "highlights": SAMPLE["projects"][0]["highlights"]}]
+    assert content["volunteer"][0]["organization"] == "CoderDojo"
+    assert content["volunteer"][0]["startDate"] == "2012-01"
+    assert content["awards"] == [{"title": "Digital Compression Pioneer Award", "awarder": "Techcrunch",
+                                  "date": "2014-11", "summary": "There is no spoon."}]
+    assert content["publications"][0]["releaseDate"] == "2014-10"
+    assert content["languages"] == [{"language": "English", "fluency": "Native speaker"}]
+    assert content["interests"] == [{"name": "Wildlife", "keywords": ["Ferrets", "Unicorns"]}]
+    assert content["references"][0]["name"] == "Erlich Bachman"
+    assert content["certificates"] == [] and content["customSections"] == []
+    assert content["sectionOrder"] == list(BODY_SECTIONS)
+
+
+def test_the_sample_exported_again_keeps_everything_it_imported():
+    content, _ = imported(SAMPLE)
+    document = jsonresume.from_content(content, "Richard")
+    assert schema_errors(document) == []
+    again, dropped = imported(document)
+    assert again == content and dropped == []
+    for section in ("work", "volunteer", "awards", "publications", "languages", "interests", "references"):
+        for ours, theirs in zip(document[section], SAMPLE[section]):
+            kept = {k: v for k, v in theirs.items() if f"{section}.0.{k}" not in jsonresume.to_content(SAMPLE)[1]}
+            dates = {k for k in kept if k.endswith("Date") or k == "date"}
+            assert {k: v for k, v in ours.items() if k not in dates} == \
+                {k: v for k, v in kept.items() if k not in dates}
+            assert all(ours[k] == kept[k][:7] for k in dates)
+
+
+# --- round trips ----------------------------------------------------------------------------------
+def test_a_resume_with_every_section_round_trips_exactly():
+    document = jsonresume.from_content(EVERY_SECTION, "Data engineer, 2024")
+    assert schema_errors(document) == []
+    content, dropped = imported(document)
+    assert content == EVERY_SECTION and dropped == []
+    assert jsonresume.settings(document) == {"title": "Data engineer, 2024"}
+
+
+def test_the_export_puts_each_field_where_json_resume_has_it():
+    document = jsonresume.from_content(EVERY_SECTION, "Data engineer")
+    assert document["$schema"] == "https://raw.githubusercontent.com/jsonresume/resume-schema/v1.2.1/schema.json"
+    assert document["basics"] == {
+        "name": "Marguerite Oyelaran-Finch", "label": "Senior Data Engineer", "email": "marguerite@example.org",
+        "phone": "+31 20 555 0188", "url": "https://marguerite.example.org",
+        "summary": "Data engineer who likes quiet pipelines.",
+        "location": {"address": "Keizersgracht 212, 1016 DX Amsterdam, NL"},
+        "profiles": [{"network": "GitHub", "username": "mfinch", "url": "https://github.example.com/mfinch"},
+                     {"network": "Mastodon", "username": "mfinch@social"}]}
+    assert document["work"] == [{"name": "Tidewater Analytics", "position": "Lead Pipeline Engineer",
+                                 "location": "Rotterdam", "url": "https://tidewater.example.com",
+                                 "startDate": "2019-04", "summary": "Ran the ingestion platform.",
+                                 "highlights": ["Cut reprocessing cost by a third"]}]
+    assert document["education"][0]["institution"] == "Delft University of Technology"
+    assert document["education"][0]["x-resume-service"] == {"degree": "MSc Computer Science"}
+    assert document["skills"] == [{"name": "Databases", "level": "Expert", "keywords": ["PostgreSQL", "ClickHouse"]},
+                                  {"keywords": ["Kafka Streams", "dbt"], "x-resume-service": {"skills": True}}]
+    assert document["projects"][0]["keywords"] == ["TypeScript", "GraphQL"]
+    assert document["projects"][0]["x-resume-service"] == {"id": "proj-tideline"}
+    extension = document["meta"]["x-resume-service"]
+    assert extension["sectionOrder"] == EVERY_SECTION["sectionOrder"]
+    assert extension["customSections"] == EVERY_SECTION["customSections"]
+    assert document["meta"]["version"] == "v1.2.1" and "lastModified" not in document["meta"]
+
+
+def test_an_old_resume_round_trips_as_it_renders():
+    old = {"personalInfo": {"name": "Ada", "email": "", "phone": "", "address": "", "summary": ""},
+           "workExperience": [{"company": "Engines Ltd", "position": "", "startDate": "1843-01", "endDate": "",
+                               "description": "Notes on the engine."}],
+           "education": [], "skills": ["Mathematics"],
+           "projects": [{"id": "p1", "name": "Note G", "description": "", "technologies": [], "url": "",
+                         "startDate": "", "endDate": "", "highlights": []}]}
+    document = jsonresume.from_content(old, "Ada")
+    assert schema_errors(document) == []
+    assert "education" not in document and "volunteer" not in document
+    content, dropped = imported(document)
+    assert content == normalise.normalise_content(old) and dropped == []
+
+
+def test_empty_entries_and_an_empty_resume_round_trip():
+    content = normalise.normalise_content({"workExperience": [{}], "awards": [{}], "customSections": [
+        {"id": "c1", "title": "", "items": [{}]}]})
+    document = jsonresume.from_content(content, "Blank")
+    assert document["work"] == [{}] and document["awards"] == [{}]
+    assert schema_errors(document) == []
+    assert imported(document) == (content, [])
+    empty = jsonresume.from_content({}, "Nothing yet")
+    assert imported(empty) == (normalise.normalise_content({}), [])
+
+
+def test_visibility_and_the_last_change_travel_in_meta():
+    when = datetime(2026, 3, 4, 5, 6, 7, 890_000, tzinfo=timezone.utc)
+    document = jsonresume.from_content(EVERY_SECTION, "Data engineer", visible={"awards": False},
+                                       last_modified=when)
+    assert document["meta"]["lastModified"] == "2026-03-04T05:06:07"
+    assert document["awards"]      # hidden sections are still the resume's data
+    settings = jsonresume.settings(document)
+    assert settings["title"] == "Data engineer"
+    assert settings["sectionsVisibility"]["awards"] is False and settings["sectionsVisibility"]["skills"] is True
+    assert imported(document) == (EVERY_SECTION, [])
+    assert jsonresume.settings(SAMPLE) == {}
+
+
+# --- dates ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("date,month", [("2014", "2014-01"), ("2014-06", "2014-06"), ("2014-06-29", "2014-06")])
+def test_json_resume_dates_keep_month_precision(date, month):
+    content, dropped = imported({"work": [{"name": "X", "startDate": date}], "awards": [{"date": date}]})
+    assert content["workExperience"][0]["startDate"] == month and content["awards"][0]["date"] == month
+    assert dropped == []
+
+
+@pytest.mark.parametrize("date", ["Present", "2014-13", "2014-00-01", "14-06", "2014/06", "2014-06-29T10:00:00", 2014])
+def test_what_is_not_a_date_is_dropped(date):
+    content, dropped = imported({"work": [{"name": "X", "startDate": date}]})
+    assert content["workExperience"][0]["startDate"] == "" and dropped == ["work.0.startDate"]
+
+
+def test_an_end_before_the_start_is_dropped():
+    content, dropped = imported({"volunteer": [{"organization": "Y", "startDate": "2020-05", "endDate": "2019"}]})
+    assert content["volunteer"][0]["startDate"] == "2020-05" and content["volunteer"][0]["endDate"] == ""
+    assert dropped == ["volunteer.0.endDate"]
+
+
+# --- what cannot be kept is named, and the rest is kept ---------------------------------------------
+def test_values_our_validation_refuses_are_dropped_and_named():
+    document = {
+        "basics": {"name": "N" * 201, "email": "ok@example.com", "url": "ftp://files.example.com",
+                   "image": "https://img.example.com/me.png", "birthday": "1990",
+                   "location": {"city": "Lyon", "countryCode": "FR", "planet": "Earth"},
+                   "profiles": [{"network": "X", "url": "not a url"}] * 21},
+        "work": [{"name": f"Company {i}", "highlights": ["ok", "", "h" * 501, 42, None, {"a": 1}]}
+                 for i in range(51)],
+        "skills": [{"name": "Go", "keywords": ["k" * 101, "fine"], "rating": 5}],
+        "projects": [{"name": "P", "url": "javascript:alert(1)", "description": "\x00"}],
+        "languages": "English",
+        "x-custom": {"kept": False},
+        "meta": {"version": "v1", "lastModified": "2020", "theme": "even"},
+    }
+    content, dropped = imported(document)
+    assert content["personalInfo"]["name"] == "" and content["personalInfo"]["email"] == "ok@example.com"
+    assert content["personalInfo"]["address"] == "Lyon, FR"
+    assert len(content["personalInfo"]["profiles"]) == 20
+    assert all(p == {"network": "X", "username": "", "url": ""} for p in content["personalInfo"]["profiles"])
+    assert len(content["workExperience"]) == 50
+    assert content["workExperience"][0]["highlights"] == ["ok", "42"]
+    assert content["skillGroups"] == [{"name": "Go", "level": "", "keywords": ["fine"]}]
+    assert content["projects"][0]["url"] == "" and content["projects"][0]["description"] == ""
+    assert content["languages"] == []
+    assert set(dropped) == {
+        "x-custom", "basics.image", "basics.birthday", "basics.location.planet", "languages", "meta.theme",
+        "basics.name", "basics.url", "basics.profiles.20", *(f"basics.profiles.{i}.url" for i in range(21)),
+        "work.50", *(f"work.{i}.highlights.{j}" for i in range(51) for j in (2, 5)),
+        "skills.0.rating", "skills.0.keywords.0", "projects.0.url", "projects.0.description",
+    }
+    assert len(dropped) == len(set(dropped))
+
+
+def test_our_own_extension_is_checked_like_the_rest():
+    document = {"education": [{"institution": "U", "x-resume-service": {"degree": "BSc", "minor": "Art"}}],
+                "projects": [{"name": "P", "x-resume-service": {"id": "x" * 65}}],
+                "skills": [{"keywords": ["a", "b"], "x-resume-service": {"skills": True}}, {"name": "Named"}],
+                "meta": {"x-resume-service": {"sectionOrder": ["skills", "nope", "skills", "awards"],
+                                              "customSections": [{"title": "T", "items": [{"date": "2020-02-30"}]},
+                                                                 "junk"],
+                                              "colour": "red"}}}
+    content, dropped = imported(document)
+    assert content["education"][0]["degree"] == "BSc"
+    assert "id" not in content["projects"][0]
+    assert content["skills"] == ["a", "b"]
+    assert content["skillGroups"] == [{"name": "Named", "level": "", "keywords": []}]
+    assert content["sectionOrder"][:2] == ["skills", "awards"]
+    assert content["customSections"] == [{"title": "T", "items": [
+        {"title": "", "subtitle": "", "date": "2020-02", "url": "", "description": ""}]}]
+    # in the order found: while reading, then what the schema refused
+    assert dropped == ["education.0.x-resume-service.minor", "meta.x-resume-service.colour",
+                       "meta.x-resume-service.customSections.1", "meta.x-resume-service.sectionOrder.1",
+                       "meta.x-resume-service.sectionOrder.2", "projects.0.x-resume-service.id"]
+
+
+def test_a_location_object_and_numbers_are_read_as_text():
+    content, dropped = imported({"basics": {"location": {"address": "1 Quay St\nFlat 2", "postalCode": "D02",
+                                                         "city": "Dublin"}},
+                                 "work": [{"name": "W", "location": {"city": "Cork", "countryCode": "IE"}}],
+                                 "education": [{"institution": "TCD", "score": 3.7}]})
+    assert content["personalInfo"]["address"] == "1 Quay St\nFlat 2, D02 Dublin"
+    assert content["workExperience"][0]["location"] == "Cork, IE"
+    assert content["education"][0]["score"] == "3.7" and dropped == []
+
+
+@pytest.mark.parametrize("document", [[], "resume", 3, None, {}, {"personalInfo": {"name": "A"}},
+                                      {"basics": "A", "work": {"name": "B"}}])
+def test_what_is_not_a_json_resume_document_is_refused(document):
+    with pytest.raises(jsonresume.NotJsonResume) as caught:   # the import answers it as VALIDATION_ERROR
+        jsonresume.to_content(document)
+    assert caught.value.details["field"] == "jsonResume"
+
+
+# --- the "json" export, through the API -------------------------------------------------------------
+def download(client, url):
+    parts = urlsplit(url)
+    return client.get(f"{parts.path}?{parts.query}")
+
+
+def test_a_json_export_is_the_resume_as_json_resume(client, owner, create):
+    created = create(title="Data engineer (2024)", contentJson=EVERY_SECTION,
+                     sectionsVisibility={"references": False})
+    assert created.status_code == 201, created.get_json()
+    resume = created.get_json()["data"]
+    response = client.post(f"/api/resumes/{resume['id']}/export", json={"format": "json"})
+    assert response.status_code == 201, response.get_json()
+    result = response.get_json()["data"]
+    assert result["format"] == "json" and result["filename"] == "Data_engineer_2024.json"
+    file = download(client, result["downloadUrl"])
+    assert file.status_code == 200 and file.mimetype == "application/json"
+    assert "Data_engineer_2024.json" in file.headers["Content-Disposition"]
+    assert result["fileSize"] == len(file.data)
+    document = json.loads(file.data.decode("utf-8"))
+    assert schema_errors(document) == []
+    stored = client.get(f"/api/resumes/{resume['id']}").get_json()["data"]
+    assert document == jsonresume.from_content(
+        stored["contentJson"], "Data engineer (2024)", visible=stored["sectionsVisibility"],
+        last_modified=datetime.fromisoformat(stored["updatedAt"].replace("Z", "+00:00")))
+    assert jsonresume.to_content(document) == (EVERY_SECTION, [])
+    assert jsonresume.settings(document)["sectionsVisibility"]["references"] is False
+
+
+def test_the_export_options_are_accepted_and_ignored_by_json(client, owner, create):
+    resume = create(contentJson=EVERY_SECTION).get_json()["data"]["id"]
+    response = client.post(f"/api/resumes/{resume}/export",
+                           json={"format": "json", "options": {"pageSize": "Letter", "colorScheme": "green"}})
+    assert response.status_code == 201, response.get_json()
+    plain = client.post(f"/api/resumes/{resume}/export", json={"format": "json"})
+    first = download(client, response.get_json()["data"]["downloadUrl"]).data
+    assert first == download(client, plain.get_json()["data"]["downloadUrl"]).data
+
+
+def test_the_documents_interface_renders_json_too():
+    from app.documents import Source, render
+
+    data = render("json", Source(html_template="", css="", title="T", content=EVERY_SECTION,
+                                 visible={"awards": False}))
+    assert data.endswith(b"\n")
+    assert json.loads(data) == jsonresume.from_content(EVERY_SECTION, "T", visible={"awards": False})
