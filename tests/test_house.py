@@ -111,3 +111,43 @@ def test_the_contracts_fail_on_an_import_against_the_layers(tmp_path, module, st
         planted.write("\n\n" + statement)
     result = _lint_imports(copy)
     assert result.returncode != 0 and "BROKEN" in result.stdout, result.stdout + result.stderr
+
+
+# The columns of ``users`` and the package that writes each (docs/architecture.md, "The map").
+USER_COLUMNS = {
+    "app.users": ("email", "name", "avatar", "preferences"),
+    "app.auth": ("password_hash", "auth_id", "email_verified_at", "last_login_at", "two_factor_enabled",
+                 "totp_secret", "totp_last_step"),
+    "app.billing": ("live_resumes", "storage_used"),
+}
+
+
+def _writes_to_users(tree: ast.AST):
+    """The users' columns a module writes: ``user.<column> = ...`` (a name ending in ``user``) and
+    ``update(User)...values(<column>=...)``."""
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            base = target.value if isinstance(target, ast.Attribute) else None
+            named = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
+            if named.endswith("user"):
+                yield target.attr
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values":
+            chain = node.func.value
+            while isinstance(chain, ast.Call) and isinstance(chain.func, ast.Attribute):
+                chain = chain.func.value
+            if (isinstance(chain, ast.Call) and isinstance(chain.func, ast.Name) and chain.func.id == "update"
+                    and chain.args and isinstance(chain.args[0], ast.Name) and chain.args[0].id == "User"):
+                yield from (keyword.arg for keyword in node.keywords if keyword.arg)
+
+
+def test_each_column_of_users_is_written_by_its_own_package_only():
+    owner = {column: package for package, columns in USER_COLUMNS.items() for column in columns}
+    strays = set()
+    for name, path in _modules():
+        for column in _writes_to_users(ast.parse(path.read_text(encoding="utf-8"))):
+            package = owner.get(column)
+            if package and name != package and not name.startswith(package + "."):
+                strays.add((name, column))
+    assert strays == set()

@@ -187,8 +187,8 @@ def sign_in_with_provider(profile: Profile, *, replaces: str | None, ip_address:
     """
     def attempt() -> tuple[User, AuthSession, str]:
         user = _provider_user(profile)
-        if profile.image and not user.avatar:
-            user.avatar = profile.image
+        if profile.image:
+            users.default_avatar(user, profile.image)
         auth_session, raw = _add_session(user, replaces=replaces, ip_address=ip_address, user_agent=user_agent)
         db.session.commit()
         return user, auth_session, raw

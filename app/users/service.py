@@ -31,6 +31,13 @@ def find_by_email(email: str) -> User | None:
     return db.session.scalar(db.select(User).where(User.email == email.strip().lower()))
 
 
+def default_avatar(user: User, url: str) -> None:
+    """``url`` (a sign-in provider's picture) becomes the avatar of a user who has none (no commit, no
+    event: the sign-in that brings it is not a profile change)."""
+    if not user.avatar:
+        user.avatar = url
+
+
 def preferences_of(user: User) -> dict:
     """The stored preferences over the defaults."""
     return DEFAULT_PREFERENCES | (user.preferences or {})

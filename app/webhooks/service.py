@@ -40,7 +40,9 @@ from app.integrations import outbound
 from app.queue import WEBHOOKS, enqueue_after_commit, jobs
 from app.webhooks.delivery import DELIVER_JOB, RETRY_INTERVALS, SECRET_PREFIX
 from app.webhooks.models import Delivery, Webhook
-from app.webhooks.relay import delete_old_logs, deliver, relay, sweep  # noqa: F401  (the room's one door)
+from app.webhooks.relay import (  # noqa: F401  (the room's one door)
+    DeliveryFailed, delete_old_logs, deliver, relay, sweep,
+)
 
 log = logging.getLogger(__name__)
 
