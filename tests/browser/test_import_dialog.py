@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-SAMPLE = Path(__file__).resolve().parent.parent / "resumes" / "data" / "jsonresume_sample.json"
+SAMPLE = Path(__file__).resolve().parent.parent / "content" / "data" / "jsonresume_sample.json"
 SHOTS = Path("/tmp/shots")
 HORIZON = "741210da74ccb3737c4e58fd"  # a basic template
 SMALL = {"basics": {"name": "Grace Hopper", "label": "Rear admiral"},

@@ -25,7 +25,8 @@ from app.resumes import imports
 from app.resumes.models import Resume
 
 MiB = 1024 * 1024
-SAMPLE = json.loads((Path(__file__).parent / "data" / "jsonresume_sample.json").read_text(encoding="utf-8"))
+SAMPLE = json.loads((Path(__file__).parent.parent / "content" / "data" / "jsonresume_sample.json").read_text(
+    encoding="utf-8"))
 URL = "/api/resumes/import"
 
 
