@@ -64,11 +64,11 @@ CATALOGUE: dict[str, tuple[str, dict]] = {
         _data(resume=_object({"id": ID, "user_id": ID}),
               export=_object({"format": {"type": "string"}, "filename": {"type": "string"},
                               "file_size": {"type": "integer", "minimum": 0}, "expires_at": TIMESTAMP}))),
-    "user.registered": (  # app/account/service.py
+    "user.registered": (  # app/users/service.py
         "An account was created (with a password or through a sign-in provider).",
         _data(user=_object({"id": ID, "email": {"type": "string", "format": "email"}, "name": {"type": "string"},
                             "created_at": TIMESTAMP}))),
-    "user.profile_updated": (  # app/account/service.py
+    "user.profile_updated": (  # app/users/service.py
         "The name, the avatar or a preference changed; changed_fields names them (preferences.<key>).",
         _data(user=_object({"id": ID, "email": {"type": "string", "format": "email"}, "name": {"type": "string"},
                             "changed_fields": {"type": "array", "minItems": 1, "items": {

@@ -4,7 +4,12 @@ shares them with the tests' environment), and is built again when the source cha
 import json
 import os
 import shutil
+import subprocess
+import sys
 from importlib import resources
+from pathlib import Path
+
+import pytest
 
 from app.documents import fonts
 
@@ -35,3 +40,15 @@ def test_a_font_whose_source_changed_is_built_again(tmp_path):
 
     assert not fonts.is_built(changed, built)
     assert all(fonts.is_built(face, built) for face in others)
+
+
+@pytest.mark.parametrize("command", ["app.documents.fonts", "app.resumes.documents.fonts"])
+def test_the_build_step_answers_by_its_new_and_its_old_name(tmp_path, command):
+    """An operator's build command from before the documents moved (issue 21) still runs the step."""
+    built = tmp_path / "fonts"
+    shutil.copytree(fonts.ensure_built(), built)
+    done = subprocess.run([sys.executable, "-m", command], cwd=Path(__file__).resolve().parents[2],
+                          env={**os.environ, "PDF_FONT_DIR": str(built)}, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"PDF fonts in {built.resolve()}: already built"
