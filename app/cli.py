@@ -39,10 +39,14 @@ def register_cli(app: Flask) -> None:
         """Run the job lanes (exports; webhooks; mail and the rest) and the scheduler on REDIS_URL."""
         if current_app.extensions["jobs"].embedded:
             raise click.ClickException("REDIS_URL is not set: the web process runs jobs itself.")
-        # The PDF's fallback fonts, if the build step did not make them (a minute or two, once per
-        # machine): before the first export job rather than inside it, past its time-out.
-        fonts.ensure_built()
-        WorkerProcess(current_app._get_current_object(), burst=burst).run()
+        # The PDF's fallback fonts, if the build step did not make them (minutes of CPU, once per
+        # disk): built beside the lanes, which take jobs at once; a PDF that needs them waits for them.
+        builder = fonts.start_building()
+        try:
+            WorkerProcess(current_app._get_current_object(), burst=burst).run()
+        finally:
+            if builder is not None:
+                builder.stop()
 
     @app.cli.command("prune")
     def prune() -> None:

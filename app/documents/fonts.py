@@ -29,9 +29,11 @@ packages it was built from. A file is rebuilt when its source changes: the stamp
 beside it names the source's SHA-256 (its content, not its modification time,
 which differs in every environment pip installs it into, so that another
 environment may use the same built files). If the
-set-up step was skipped, ``flask worker`` builds them before its first job, and
-the first PDF that needs them in another process builds them (under a file lock,
-so concurrent processes build once) and logs a warning.
+set-up step was skipped, ``flask worker`` builds them in a child process while its
+job lanes already run (``start_building``: mail and webhooks never wait for them),
+and the first PDF that needs them waits for that build, or builds them itself in
+another process (under a file lock, so concurrent processes build once) and logs
+a warning.
 """
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ import io
 import json
 import logging
 import os
+import signal
+import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -198,6 +202,37 @@ def ensure_built() -> Path:
                     "(about a minute)", directory)
         build(directory)
     return directory
+
+
+class Builder:
+    """The build in a child process of its own (``start_building``), stopped with its owner."""
+
+    def __init__(self, process: subprocess.Popen):
+        self.process = process
+
+    def stop(self) -> None:
+        """End the build and its pool's processes (its own process group); the fonts it finished stay."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            self.process.wait(timeout=10)
+
+
+def start_building() -> Builder | None:
+    """Build the faces not built yet in a child process, and return at once (None when all are built).
+
+    ``flask worker`` calls this at start, so that no job lane waits for the fonts: a PDF that needs
+    them waits at ``ensure_built``, on the build's file lock, and nothing else does.
+    """
+    directory = font_dir()
+    if all(is_built(face, directory) for face in FACES):
+        return None
+    log.warning("PDF fonts were not built by the set-up step; building them in %s beside the job lanes "
+                "(a PDF export that needs them waits for them)", directory)
+    return Builder(subprocess.Popen([sys.executable, "-m", "app.documents.fonts"], start_new_session=True,
+                                    cwd=Path(__file__).resolve().parents[2], stdout=subprocess.DEVNULL))
 
 
 def main(argv: list[str] | None = None) -> int:
