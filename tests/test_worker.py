@@ -32,7 +32,7 @@ def test_a_verification_mail_leaves_while_the_pdf_fonts_are_still_being_built(ma
             started = time.monotonic()
             worker = workers.start()
             response = client.post("/api/register", json={"email": "fresh@example.com", "name": "Ada",
-                                                           "password": "correct horse 9"})
+                                                          "password": "correct horse 9"})
             assert response.status_code == 201
             mailbox.wait_for("fresh@example.com", timeout=10)
             assert time.monotonic() - started < 10, workers.output()
