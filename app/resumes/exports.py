@@ -4,7 +4,7 @@ The render runs as a job on the ``exports`` queue (``jobs.render_export``); the
 request waits for its bytes, then stores them and records the export and its
 event in one transaction. Rendering never writes to storage, so a failed or
 abandoned render leaves nothing behind. Stored files count toward the owner's
-``storage_used`` (a conditional update against the plan's limit) until
+``storage_used`` (billing's usage service: a conditional update against the plan's limit) until
 ``delete_expired`` removes them.
 """
 from __future__ import annotations
