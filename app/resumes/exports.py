@@ -39,7 +39,7 @@ from app.users.models import User
 log = logging.getLogger(__name__)
 
 PHOTO_MAX_SIDE = 600  # pixels: the photo is shown at a few centimetres
-_UNSAFE = re.compile(r"[^A-Za-z0-9]+")
+_SEPARATORS = re.compile(r"_+")
 
 
 @dataclass(frozen=True)
@@ -158,10 +158,17 @@ def open_download(key: str, token: str) -> tuple[bytes, str, str]:
 
 
 def filename_for(title: str, fmt: str) -> str:
-    """A file name from the title in safe characters: ``Backend Engineer (2024)`` → ``Backend_Engineer_2024.pdf``."""
-    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    stem = _UNSAFE.sub("_", ascii_title).strip("_")[:80].rstrip("_") or "resume"
-    return stem + documents.EXTENSIONS[fmt]
+    """A file name from the title, in its own script, in safe characters: ``Backend Engineer (2024)`` →
+    ``Backend_Engineer_2024.pdf``, ``高级工程师 简历`` → ``高级工程师_简历.pdf``, ``Résumé`` → ``Résumé.pdf``
+    (a download's ``Content-Disposition`` carries it as RFC 6266's ``filename*``)."""
+    # Letters, marks (accents, vowel signs, viramas) and digits of any script stay; the rest is "_".
+    kept = "".join(char if unicodedata.category(char)[0] in "LMN" else "_"
+                   for char in unicodedata.normalize("NFC", title))
+    stem = _SEPARATORS.sub("_", kept).strip("_")
+    end = min(len(stem), 80)
+    while 0 < end < len(stem) and unicodedata.category(stem[end])[0] == "M":
+        end -= 1  # not between a letter and its accent or vowel sign
+    return (stem[:end].rstrip("_") or "resume") + documents.EXTENSIONS[fmt]
 
 
 def _forget_file(key: str) -> None:

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import docx
 import pytest
@@ -90,6 +90,29 @@ def test_a_pdf_export_is_stored_and_served_with_its_text(app, client, owner, exp
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(file.data)).pages)
     for expected in ("Zoë", "Łukasz", "张伟", "软件工程师", "Café Nord", "清华大学"):
         assert expected in text
+
+
+@pytest.mark.parametrize(("title", "filename"), [
+    ("高级工程师 简历", "高级工程师_简历.txt"),
+    ("Résumé — Zoë Łukasz", "Résumé_Zoë_Łukasz.txt"),
+    ("مهندس برمجيات", "مهندس_برمجيات.txt"),
+    ("वरिष्ठ अभियंता", "वरिष्ठ_अभियंता.txt"),        # vowel signs and the virama stay with their letters
+    ("../../etc/passwd", "etc_passwd.txt"),
+    ("???", "resume.txt"),
+])
+def test_a_download_is_named_after_the_title_in_its_own_script(client, owner, create, title, filename):
+    resume = create(title=title).get_json()["data"]["id"]
+    result = client.post(f"/api/resumes/{resume}/export", json={"format": "txt"}).get_json()["data"]
+    assert result["filename"] == filename
+    file = download(client, result["downloadUrl"])
+    assert file.status_code == 200
+    # RFC 6266: the name as UTF-8 in filename*, with a plain ASCII fallback for old clients.
+    disposition = file.headers["Content-Disposition"]
+    if filename.isascii():
+        assert disposition == f"attachment; filename={filename}"
+    else:
+        assert f"filename*=UTF-8''{quote(filename)}" in disposition
+        assert disposition.split("filename=")[1].split(";")[0].isascii()
 
 
 def test_a_docx_export_has_real_headings_paragraphs_and_chinese_text(client, export):
