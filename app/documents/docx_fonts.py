@@ -19,10 +19,19 @@ substitutes by the run's language tag, zh-CN, which fontconfig answers with a
 Simplified Chinese face such as Noto Sans CJK SC, the family our PDFs use. A
 template whose CSS names a CJK family Word knows keeps it (``east_asian_font``).
 Japanese and Korean runs get a font and language of their own.
+
+Complex scripts (Arabic, Hebrew, Devanagari, Bengali, Tamil, Thai) are drawn by Word with a run's
+``w:cs`` font, bold and italic as ``w:bCs``/``w:iCs`` and its size as ``w:szCs``: each such run
+names the font Word has for its script on Windows and Office for Mac (``COMPLEX``), is tagged with
+its language (``w:lang w:bidi``), and, right to left, is marked ``w:rtl``; a paragraph that starts
+right to left (its first letter is Arabic or Hebrew) is marked ``w:bidi``. Neutral characters
+(spaces, punctuation) between two letters of such a script stay in its run, so Word's bidirectional
+ordering keeps them in place.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from docx.oxml.ns import qn
 from docx.shared import Pt, RGBColor
@@ -75,6 +84,17 @@ _BOPOMOFO = "\u3100-\u312f\u31a0-\u31bf"
 CJK = re.compile(f"[{_HAN}{_KANA}{_HANGUL}{_BOPOMOFO}]")
 _KANA_RE = re.compile(f"[{_KANA}]")
 _HANGUL_RE = re.compile(f"[{_HANGUL}]")
+# (script, its characters, the font Word has for it, its language tag, right to left)
+COMPLEX = (
+    ("arabic", "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff", "Arial", "ar-SA", True),
+    ("hebrew", "\u0590-\u05ff\ufb1d-\ufb4f", "Arial", "he-IL", True),
+    ("devanagari", "\u0900-\u097f\ua8e0-\ua8ff", "Nirmala UI", "hi-IN", False),
+    ("bengali", "\u0980-\u09ff", "Nirmala UI", "bn-IN", False),
+    ("tamil", "\u0b80-\u0bff", "Nirmala UI", "ta-IN", False),
+    ("thai", "\u0e00-\u0e7f", "Leelawadee UI", "th-TH", False),
+)
+_COMPLEX = [(name, re.compile(f"[{chars}]"), font, lang, rtl) for name, chars, font, lang, rtl in COMPLEX]
+COMPLEX_FONTS = {name: (font, lang, rtl) for name, _, font, lang, rtl in COMPLEX}
 # Spaces join the run they sit in; punctuation Chinese text shares with Latin text (quotes, dashes,
 # the middle dot) joins a CJK run only between CJK characters, so "工程师 — Café" keeps a Latin dash.
 # Digits are Latin: Word draws them with the Latin font, which is what a reader expects in "2021年".
@@ -119,19 +139,50 @@ def east_asian_font(css_value: str, serif: bool) -> str:
     return CJK_SERIF if serif else CJK_SANS
 
 
-def script_runs(text: str) -> list[tuple[str, bool]]:
-    """``text`` cut into (piece, is_cjk) runs (see ``_SPACE`` and ``_SHARED`` for what joins which)."""
-    pieces: list[tuple[str, bool]] = []
+def _script(char: str) -> str:
+    """"cjk", a complex script's name (``COMPLEX``), or "latin" (the run's default fonts)."""
+    if CJK.match(char):
+        return "cjk"
+    for name, pattern, *_ in _COMPLEX:
+        if pattern.match(char):
+            return name
+    return "latin"
+
+
+def _neutral(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PSZ"
+
+
+def script_runs(text: str) -> list[tuple[str, str]]:
+    """``text`` cut into (piece, script) runs, script as ``_script`` names it (see ``_SPACE`` and
+    ``_SHARED`` for what joins a CJK run; a neutral character between two letters of a complex script
+    joins that script's run)."""
+    pieces: list[tuple[str, str]] = []
     for index, char in enumerate(text):
-        cjk = bool(CJK.match(char))
-        if pieces and _SHARED.match(char) and pieces[-1][1]:
+        script = _script(char)
+        if pieces and _SHARED.match(char) and pieces[-1][1] == "cjk":
             after = text[index + 1:].lstrip()
-            cjk = bool(after) and bool(CJK.match(after[0]))
-        if pieces and (cjk == pieces[-1][1] or _SPACE.match(char)):
+            script = "cjk" if after and CJK.match(after[0]) else "latin"
+        elif pieces and script == "latin" and pieces[-1][1] in COMPLEX_FONTS and _neutral(char):
+            after = next((c for c in text[index + 1:] if not _neutral(c)), "")
+            if after and _script(after) == pieces[-1][1]:
+                script = pieces[-1][1]
+        if pieces and (script == pieces[-1][1] or _SPACE.match(char)):
             pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
         else:
-            pieces.append((char, cjk))
+            pieces.append((char, script))
     return pieces
+
+
+def starts_right_to_left(text: str) -> bool:
+    """Whether the first letter of ``text`` with a direction of its own is Arabic or Hebrew."""
+    for char in text:
+        direction = unicodedata.bidirectional(char)
+        if direction in ("R", "AL"):
+            return True
+        if direction == "L":
+            return False
+    return False
 
 
 def _cjk_font_and_lang(text: str, chinese_font: str) -> tuple[str, str]:
@@ -152,6 +203,24 @@ def mark_east_asian(run, font: str, text: str | None = None) -> None:
     docx_parts.put(rpr, "lang", docx_parts.RPR, eastAsia=lang)
 
 
+def mark_complex(run, script: str, *, bold: bool | None, italic: bool | None, size: float | None) -> None:
+    """Name the complex script's font as the run's ``w:cs`` font, with its language, its direction, and
+    the bold, italic and size Word applies to complex-script text (see the docstring)."""
+    font, lang, rtl = COMPLEX_FONTS[script]
+    rpr = run._r.get_or_add_rPr()
+    fonts = rpr.get_or_add_rFonts()
+    fonts.set(qn("w:cs"), font)
+    fonts.set(qn("w:hint"), "cs")
+    for tag, value in (("bCs", bold), ("iCs", italic)):
+        if value is not None:
+            docx_parts.put(rpr, tag, docx_parts.RPR, **({} if value else {"val": "0"}))
+    if size is not None:
+        docx_parts.put(rpr, "szCs", docx_parts.RPR, val=round(size * 2))
+    if rtl:
+        docx_parts.put(rpr, "rtl", docx_parts.RPR)
+    docx_parts.put(rpr, "lang", docx_parts.RPR, bidi=lang)
+
+
 def add_text(paragraph, text: str, east_asian: str, *, bold: bool | None = None,
              italic: bool | None = None, colour: RGBColor | None = None, size: float | None = None,
              caps: bool | None = None, small_caps: bool | None = None) -> list:
@@ -161,8 +230,10 @@ def add_text(paragraph, text: str, east_asian: str, *, bold: bool | None = None,
     for each None), and plain text goes straight into a ``w:t``: a long resume has
     hundreds of runs, and these shortcuts halve the time python-docx spends on them.
     """
+    if not paragraph.runs and starts_right_to_left(text):
+        docx_parts.put(paragraph._p.get_or_add_pPr(), "bidi", docx_parts.PPR)
     runs = []
-    for piece, cjk in script_runs(text) or [("", False)]:
+    for piece, script in script_runs(text) or [("", "latin")]:
         run = paragraph.add_run()
         if "\t" in piece or "\n" in piece:
             run.text = piece                     # python-docx turns these into w:tab and w:br
@@ -176,7 +247,9 @@ def add_text(paragraph, text: str, east_asian: str, *, bold: bool | None = None,
             font.color.rgb = colour
         if size is not None:
             font.size = Pt(size)
-        if cjk:
+        if script == "cjk":
             mark_east_asian(run, east_asian, piece)
+        elif script != "latin":
+            mark_complex(run, script, bold=bold, italic=italic, size=size)
         runs.append(run)
     return runs
