@@ -14,7 +14,6 @@ $(BIN)/python:
 
 $(VENV)/.runtime: $(BIN)/python requirements.txt
 	$(BIN)/pip install --quiet -r requirements.txt
-	$(BIN)/python -m app.documents.fonts
 	$(BIN)/python -m app.i18n
 	touch $@
 

@@ -240,7 +240,7 @@ def run(base_url: str, mailbox: Mailbox, timeout: float, done: Steps) -> None:
     basic = [t for t in templates if t.get("tier") == "basic"] or templates
     check(bool(basic), "GET /api/templates lists no template")
     content = {"personalInfo": {"name": "Smoke Test", "email": address, "phone": "", "address": "",
-                                "summary": "Checks a deployment end to end: 检查部署。"},
+                                "summary": "Checks a deployment end to end: 检查部署。 فحص النشر. परिनियोजन की जाँच।"},
                "workExperience": [], "education": [], "skills": ["Python"], "projects": []}
     resume = expect(client.request("POST", "/api/resumes", json_body={
         "title": title, "templateId": basic[0]["id"], "contentJson": content}), 201).json()["data"]
@@ -254,10 +254,13 @@ def run(base_url: str, mailbox: Mailbox, timeout: float, done: Steps) -> None:
           f"downloadUrl {export['downloadUrl']} is not on BASE_URL {base_url}")
     pdf = expect(Client(base_url, timeout).request("GET", export["downloadUrl"]), 200)
     check(pdf.body.startswith(b"%PDF-"), f"the download is not a PDF: {pdf.body[:40]!r}")
-    check(b"NotoSansCJK" in pdf.body, "the PDF does not embed the CJK fallback font for the Chinese summary")
+    for face in (b"NotoSansCJK", b"NotoSansArabic", b"NotoSansDevanagari"):
+        check(face in pdf.body, f"the PDF does not embed {face.decode()} for the summary's Chinese, Arabic "
+                                "and Hindi")
     check(len(pdf.body) == export["fileSize"], f"downloaded {len(pdf.body)} bytes, fileSize says "
                                                f"{export['fileSize']}")
-    done.append(f"exported a PDF with Chinese text through the worker in {rendered:.1f} s and downloaded it "
+    done.append(f"exported a PDF with Chinese, Arabic and Hindi through the worker on a disk with no font cut "
+                f"in {rendered:.1f} s and downloaded it "
                 f"({len(pdf.body)} bytes)")
 
     share = expect(client.request("POST", f"/api/resumes/{resume['id']}/share",

@@ -10,7 +10,6 @@ from marshmallow import ValidationError
 
 from app.auth import schemas, service
 from app.billing import service as billing
-from app.documents import fonts
 from app.errors import ApiError
 from app.worker import WorkerProcess
 
@@ -39,14 +38,9 @@ def register_cli(app: Flask) -> None:
         """Run the job lanes (exports; webhooks; mail and the rest) and the scheduler on REDIS_URL."""
         if current_app.extensions["jobs"].embedded:
             raise click.ClickException("REDIS_URL is not set: the web process runs jobs itself.")
-        # The PDF's fallback fonts, if the build step did not make them (minutes of CPU, once per
-        # disk): built beside the lanes, which take jobs at once; a PDF that needs them waits for them.
-        builder = fonts.start_building()
-        try:
-            WorkerProcess(current_app._get_current_object(), burst=burst).run()
-        finally:
-            if builder is not None:
-                builder.stop()
+        # Nothing to build first: the PDF's fonts are cut per document (app/documents/fonts.py), so
+        # every lane takes jobs from the first second.
+        WorkerProcess(current_app._get_current_object(), burst=burst).run()
 
     @app.cli.command("prune")
     def prune() -> None:

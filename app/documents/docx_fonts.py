@@ -36,7 +36,7 @@ import unicodedata
 from docx.oxml.ns import qn
 from docx.shared import Pt, RGBColor
 
-from app.documents import docx_parts
+from app.documents import docx_parts, scripts
 
 CJK_SANS = "Microsoft YaHei"
 CJK_SERIF = "SimSun"
@@ -176,13 +176,7 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 
 def starts_right_to_left(text: str) -> bool:
     """Whether the first letter of ``text`` with a direction of its own is Arabic or Hebrew."""
-    for char in text:
-        direction = unicodedata.bidirectional(char)
-        if direction in ("R", "AL"):
-            return True
-        if direction == "L":
-            return False
-    return False
+    return bool(scripts.starts_right_to_left(text))
 
 
 def _cjk_font_and_lang(text: str, chinese_font: str) -> tuple[str, str]:

@@ -1,53 +1,50 @@
-"""The fallback fonts of the PDF export, built once per machine from their PyPI packages.
+"""The PDF's fallback fonts: cut, for each document, from the font packages as pip installed them.
 
 The templates draw Latin text in the PDF's built-in fonts (Helvetica, Times,
 Courier), which cover Windows-1252 only. Text those fonts cannot draw is set run
-by run (``scripts.py``) in a fallback, in the weight of the text around it:
-CJK runs in Noto Sans CJK; other words (Polish, Czech, Vietnamese, Greek,
-Cyrillic...) in Noto Sans, or Noto Serif in a serif template. All are Google's
-Noto fonts under the SIL Open Font License 1.1. Scripts beyond these (Arabic,
-Devanagari, Thai...) have no fallback yet.
+by run (``scripts.py``) in a fallback face for its script, in the weight of the
+text around it. All are under the SIL Open Font License 1.1 and come from PyPI
+packages pinned in requirements.txt:
 
-Where the fonts come from. PyPI packages pinned in requirements.txt:
-``cvttf-NotoSansCJK-Regular`` and ``cvttf-NotoSansCJK-Bold`` (despite their name,
-OpenType files with PostScript (CFF) outlines and 65,535 glyphs of the TC cut,
-which covers simplified and traditional ideographs, kana and Hangul), and
-``fontpkg-noto-sans`` / ``fontpkg-noto-serif`` (variable TrueType fonts).
-ReportLab embeds static TrueType outlines only, so a set-up step (``make
-install``, a PaaS's build command, or ``python -m
-app.documents.fonts``) builds each face in ``FACES`` into
-``PDF_FONT_DIR``: a static instance at its weight (variable fonts), the glyphs of
-the blocks in ``UNICODES`` (fontTools' subsetter; about 41,000 for CJK), and
-CFF outlines converted to quadratic ones by xhtml2pdf's own converter
-(``xhtml2pdf.opentype``, within a thousandth of an em). That takes a minute or
-two of CPU, which is why it is done once and not per process; faces build in
-parallel.
+- Chinese, Japanese, Korean: Noto Sans CJK (``cvttf-NotoSansCJK-Regular`` and
+  ``-Bold``: OpenType files with PostScript (CFF) outlines holding every
+  region's glyphs). Each region is its own family, ``Noto Sans CJK SC`` / ``TC``
+  / ``JP`` / ``KR``: the cut draws the glyphs the font's ``locl`` feature gives
+  that region's language system, so 骨 or 直 take the Simplified Chinese shape in
+  a Simplified Chinese resume and the Traditional one in a Traditional one;
+- other Latin, Greek and Cyrillic words (Polish, Czech, Vietnamese...): Noto
+  Sans, or Noto Serif in a serif template (``fontpkg-noto-sans`` / ``-serif``);
+- Arabic, Devanagari, Tamil, Thai: Noto Sans Arabic / Devanagari / Tamil /
+  Thai; Hebrew: Heebo (``fontpkg-*``). All of these ship as variable TrueType
+  fonts.
 
-``PDF_FONT_DIR`` (``app.config.pdf_font_dir``) defaults to ``<sys.prefix>/share/resume-fonts``:
-inside the virtual environment, so a PaaS build keeps it in the slug with the
-packages it was built from. A file is rebuilt when its source changes: the stamp
-beside it names the source's SHA-256 (its content, not its modification time,
-which differs in every environment pip installs it into, so that another
-environment may use the same built files). If the
-set-up step was skipped, ``flask worker`` builds them in a child process while its
-job lanes already run (``start_building``: mail and webhooks never wait for them),
-and the first PDF that needs them waits for that build, or builds them itself in
-another process (under a file lock, so concurrent processes build once) and logs
-a warning.
+No build step. ReportLab embeds static TrueType outlines only, so ``cut`` makes,
+for one face and the characters a document draws with it, a small TrueType font:
+fontTools' subsetter keeps those glyphs (and, for the scripts that are shaped,
+the glyphs their GSUB rules reach, with the GSUB and GPOS tables that
+``shaping.py`` hands to HarfBuzz); a variable font is instanced at the weight;
+CFF outlines are converted to quadratic ones by xhtml2pdf's own converter
+(``xhtml2pdf.opentype``, within a thousandth of an em). That takes a fraction of
+a second for a few dozen characters and about 2 s for 1,000 ideographs (see
+docs/bench.md), so a fresh disk prints its first PDF in seconds rather than
+after the minutes a whole-font build took. A cut is kept in ``PDF_FONT_DIR``
+under a name made of the face and the SHA-256 of its source and characters, so
+the next document with the same characters (the export after its preview, the
+other processes) reads it instead of cutting again; written atomically, so
+processes that race cut it twice at worst and never read half a file. At most
+``KEEP`` cuts are kept, the least recently used removed first. If the directory
+cannot be written (a read-only slug), a directory under the system's temporary
+one is used.
 """
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
 import io
-import json
 import logging
 import os
-import signal
-import subprocess
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -56,67 +53,63 @@ from app.config import pdf_font_dir
 
 log = logging.getLogger(__name__)
 
-CJK = "Noto Sans CJK"
-SANS = "Noto Sans"
-SERIF = "Noto Serif"
+KEEP = 2000  # cuts kept on disk, the least recently used removed first
 
 
 @dataclass(frozen=True)
 class Face:
-    family: str      # the family documents name
-    file: str        # the built TrueType file's name in PDF_FONT_DIR
-    package: str     # the PyPI package's import name
-    source: str      # the font file inside it
+    family: str        # the family documents name
+    package: str       # the PyPI package's import name
+    source: str        # the font file inside it
     bold: bool
+    region: str = ""   # the OpenType language system whose locl forms the cut draws (CJK)
+    shaped: bool = False  # keep GSUB/GPOS: the text is shaped by HarfBuzz (shaping.py)
 
     @property
-    def variable(self) -> bool:  # Noto Sans/Serif ship as variable fonts: an instance is cut
-        return self.source.endswith("].ttf")
+    def variable(self) -> bool:  # the fontpkg packages ship variable fonts: an instance is cut
+        return "[" in self.source
 
+    @property
+    def stem(self) -> str:
+        return self.family.replace(" ", "") + ("-Bold" if self.bold else "-Regular")
+
+
+def _pair(family: str, package: str, source: str, **kwargs) -> tuple[Face, Face]:
+    return (Face(family, package, source, bold=False, **kwargs),
+            Face(family, package.replace("Regular", "Bold"), source.replace("Regular", "Bold"), bold=True,
+                 **kwargs))
+
+
+_CJK = ("cvttf_NotoSansCJK_Regular", "NotoSansCJKtc-Regular.otf")
+# The CJK families, by region: the font's default glyphs are Traditional Chinese (Taiwan).
+CJK_REGIONS = {"SC": "ZHS ", "TC": "", "HK": "ZHH ", "JP": "JAN ", "KR": "KOR "}
+CJK = {region: f"Noto Sans CJK {region}" for region in CJK_REGIONS}
+SANS = "Noto Sans"
+SERIF = "Noto Serif"
+ARABIC = "Noto Sans Arabic"
+HEBREW = "Heebo"
+DEVANAGARI = "Noto Sans Devanagari"
+TAMIL = "Noto Sans Tamil"
+THAI = "Noto Sans Thai"
 
 FACES = (
-    Face(CJK, "NotoSansCJK-Regular.ttf", "cvttf_NotoSansCJK_Regular", "NotoSansCJKtc-Regular.otf", bold=False),
-    Face(CJK, "NotoSansCJK-Bold.ttf", "cvttf_NotoSansCJK_Bold", "NotoSansCJKtc-Bold.otf", bold=True),
-    Face(SANS, "NotoSans-Regular.ttf", "fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf", bold=False),
-    Face(SANS, "NotoSans-Bold.ttf", "fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf", bold=True),
-    Face(SERIF, "NotoSerif-Regular.ttf", "fontpkg_noto_serif", "files/NotoSerif[wdth,wght].ttf", bold=False),
-    Face(SERIF, "NotoSerif-Bold.ttf", "fontpkg_noto_serif", "files/NotoSerif[wdth,wght].ttf", bold=True),
+    *(face for region, tag in CJK_REGIONS.items() for face in _pair(CJK[region], *_CJK, region=tag)),
+    *_pair(SANS, "fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf"),
+    *_pair(SERIF, "fontpkg_noto_serif", "files/NotoSerif[wdth,wght].ttf"),
+    *_pair(ARABIC, "fontpkg_noto_sans_arabic", "files/NotoSansArabic[wdth,wght].ttf"),
+    *_pair(HEBREW, "fontpkg_heebo", "files/Heebo[wght].ttf"),
+    *_pair(DEVANAGARI, "fontpkg_noto_sans_devanagari", "files/NotoSansDevanagari[wdth,wght].ttf", shaped=True),
+    *_pair(TAMIL, "fontpkg_noto_sans_tamil", "files/NotoSansTamil[wdth,wght].ttf", shaped=True),
+    *_pair(THAI, "fontpkg_noto_sans_thai", "files/NotoSansThai[wdth,wght].ttf", shaped=True),
 )
-
-# The blocks kept: what a resume in any language the fallback serves may hold.
-UNICODES = frozenset(
-    code
-    for start, end in (
-        (0x0020, 0x024F),  # Latin, Latin-1, Latin Extended-A/B
-        (0x0370, 0x03FF),  # Greek
-        (0x0400, 0x052F),  # Cyrillic
-        (0x1E00, 0x1EFF),  # Latin Extended Additional (Vietnamese)
-        (0x2000, 0x206F),  # General Punctuation
-        (0x20A0, 0x20CF),  # currency
-        (0x2100, 0x218F),  # letterlike, number forms
-        (0x2190, 0x21FF),  # arrows
-        (0x2460, 0x24FF),  # enclosed alphanumerics (①)
-        (0x2500, 0x27BF),  # box drawing, shapes, symbols, dingbats
-        (0x2E80, 0x2FDF),  # CJK radicals, Kangxi radicals
-        (0x3000, 0x30FF),  # CJK symbols and punctuation, hiragana, katakana
-        (0x3100, 0x31FF),  # bopomofo, Hangul compatibility jamo, katakana extension
-        (0x3200, 0x33FF),  # enclosed CJK letters, CJK compatibility
-        (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
-        (0x4E00, 0x9FFF),  # CJK Unified Ideographs
-        (0xAC00, 0xD7A3),  # Hangul syllables
-        (0xF900, 0xFAFF),  # CJK compatibility ideographs
-        (0xFE30, 0xFE4F),  # CJK compatibility forms
-        (0xFF00, 0xFFEF),  # halfwidth and fullwidth forms
-    )
-    for code in range(start, end + 1)
-)
+FAMILIES = frozenset(face.family for face in FACES)
 
 
-def font_dir() -> Path:
-    return pdf_font_dir()
+def face(family: str, bold: bool) -> Face:
+    return next(f for f in FACES if f.family == family and f.bold == bold)
 
 
-def _source(face: Face) -> Path:
+def source(face: Face) -> Path:
     return Path(str(resources.files(face.package) / face.source))
 
 
@@ -124,123 +117,150 @@ def _source(face: Face) -> Path:
 def _digest(path: str, size: int, mtime_ns: int) -> str:
     """The SHA-256 of a source file, read once per process while its size and time stay the same."""
     sha = hashlib.sha256()
-    with open(path, "rb") as source:
-        for block in iter(lambda: source.read(1 << 20), b""):
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
             sha.update(block)
     return sha.hexdigest()
 
 
-def _stamp(face: Face) -> str:
-    source = _source(face)
-    stat = source.stat()
-    return json.dumps({"source": f"{face.package}/{face.source}",
-                       "sha256": _digest(str(source), stat.st_size, stat.st_mtime_ns),
-                       "blocks": len(UNICODES)}, sort_keys=True)
+def _source_digest(face: Face) -> str:
+    path = source(face)
+    stat = path.stat()
+    return _digest(str(path), stat.st_size, stat.st_mtime_ns)
 
 
-def _stamp_path(directory: Path, face: Face) -> Path:
-    return directory / f"{face.file}.source.json"
+_directories: dict[Path, Path] = {}  # PDF_FONT_DIR -> the directory used for it
 
 
-def is_built(face: Face, directory: Path | None = None) -> bool:
-    directory = directory or font_dir()
-    stamp = _stamp_path(directory, face)
+def font_dir() -> Path:
+    """Where cuts are kept: ``PDF_FONT_DIR``, or a temporary directory when that cannot be written."""
+    wanted = pdf_font_dir()
+    used = _directories.get(wanted)
+    if used is None or not used.is_dir():
+        try:
+            wanted.mkdir(parents=True, exist_ok=True)
+            probe = wanted / f".probe.{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+            used = wanted
+        except OSError:
+            used = Path(tempfile.gettempdir()) / "resume-fonts"
+            used.mkdir(parents=True, exist_ok=True)
+            log.warning("PDF_FONT_DIR %s cannot be written; font cuts go to %s", wanted, used)
+        _directories[wanted] = used
+    return used
+
+
+def cut_name(face: Face, codes: frozenset[int]) -> str:
+    key = hashlib.sha256(f"{face.stem}|{face.region}|{face.shaped}|{_source_digest(face)}|".encode()
+                         + ",".join(map(str, sorted(codes))).encode()).hexdigest()
+    return f"{face.stem}-{key[:20]}.ttf"
+
+
+def cut(face: Face, codes: frozenset[int]) -> Path:
+    """A TrueType font of ``face`` holding the glyphs of ``codes``, from the disk cache or cut now."""
+    directory = font_dir()
+    path = directory / cut_name(face, codes)
     try:
-        return (directory / face.file).is_file() and stamp.read_text() == _stamp(face)
-    except OSError:
-        return False
+        os.utime(path)  # a use: the pruning removes the least recently used first
+        return path
+    except FileNotFoundError:
+        pass
+    data = make_cut(face, codes)
+    partial = path.with_suffix(f".{os.getpid()}.partial")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+    _prune(directory)
+    return path
 
 
-def _build_face(face: Face, directory: Path) -> str:
-    """Subset and convert one face into ``directory`` (atomically); runs in a worker process."""
+def make_cut(face: Face, codes: frozenset[int]) -> bytes:
+    """The cut's bytes (see the module's docstring)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
-    from xhtml2pdf.opentype import to_truetype
 
-    font = TTFont(str(_source(face)), recalcTimestamp=False)
-    if face.variable:  # a static instance at the weight: ReportLab draws a variable font's default only
-        from fontTools.varLib import instancer
-        font = instancer.instantiateVariableFont(font, {"wght": 700 if face.bold else 400, "wdth": 100})
+    font = TTFont(str(source(face)), lazy=True, recalcTimestamp=False)
+    cmap = font.getBestCmap()
+    wanted = sorted(code for code in codes if code in cmap)
     options = subset.Options()
-    options.layout_features = []   # ReportLab sets text glyph by glyph: no GSUB/GPOS needed
+    options.layout_features = ["*"] if face.shaped else []
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True
     options.hinting = False
+    options.glyph_names = False
     subsetter = subset.Subsetter(options)
-    subsetter.populate(unicodes=UNICODES)
+    forms = _regional_forms(font, face.region) if face.region else {}
+    if forms:
+        subsetter.populate(unicodes=wanted, glyphs={forms.get(cmap[code], cmap[code]) for code in wanted})
+    else:
+        subsetter.populate(unicodes=wanted)
     subsetter.subset(font)
-    subsetted = io.BytesIO()
-    font.save(subsetted)
-    data = to_truetype(subsetted.getvalue())
-    target = directory / face.file
-    partial = target.with_suffix(f".{os.getpid()}.partial")
-    partial.write_bytes(data)
-    os.replace(partial, target)
-    _stamp_path(directory, face).write_text(_stamp(face))
-    return face.file
+    if forms:  # each character drawn with its region's form: the cmap points at it
+        for table in font["cmap"].tables:
+            if table.isUnicode():
+                table.cmap = {code: forms.get(glyph, glyph) for code, glyph in table.cmap.items()}
+    if face.variable:  # ReportLab draws a variable font's default instance only
+        from fontTools.varLib import instancer
+        axes = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
+        axes["wght"] = 700 if face.bold else 400
+        font = instancer.instantiateVariableFont(font, axes)
+    out = io.BytesIO()
+    font.save(out)
+    data = out.getvalue()
+    if "CFF " in font:
+        from xhtml2pdf.opentype import to_truetype
+        data = to_truetype(data)
+    return data
 
 
-def build(directory: Path | None = None, force: bool = False) -> list[str]:
-    """Build the faces not built yet (all with ``force``); returns the files built."""
-    directory = directory or font_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process building waits here, then finds them built
-        todo = [face for face in FACES if force or not is_built(face, directory)]
-        if not todo:
-            return []
-        with ProcessPoolExecutor(max_workers=min(len(todo), os.cpu_count() or 1)) as pool:
-            return list(pool.map(_build_face, todo, [directory] * len(todo)))
+def _regional_forms(font, tag: str) -> dict[str, str]:
+    """glyph -> the glyph the ``locl`` feature of the language system ``tag`` substitutes for it."""
+    gsub = font["GSUB"].table
+    lookups: set[int] = set()
+    for script in gsub.ScriptList.ScriptRecord:
+        for language in script.Script.LangSysRecord:
+            if language.LangSysTag == tag:
+                for index in language.LangSys.FeatureIndex:
+                    record = gsub.FeatureList.FeatureRecord[index]
+                    if record.FeatureTag == "locl":
+                        lookups.update(record.Feature.LookupListIndex)
+    forms: dict[str, str] = {}
+    for index in sorted(lookups):
+        lookup = gsub.LookupList.Lookup[index]
+        for table in lookup.SubTable:
+            table = getattr(table, "ExtSubTable", table)
+            forms.update(getattr(table, "mapping", {}) or {})  # single substitutions
+    return forms
 
 
-def ensure_built() -> Path:
-    """The directory of the built faces, building them first if the set-up step did not."""
-    directory = font_dir()
-    if not all(is_built(face, directory) for face in FACES):
-        log.warning("PDF fonts were not built by the set-up step; building them now in %s "
-                    "(about a minute)", directory)
-        build(directory)
-    return directory
+def _prune(directory: Path) -> None:
+    cuts = list(directory.glob("*.ttf"))
+    if len(cuts) <= KEEP:
+        return
 
-
-class Builder:
-    """The build in a child process of its own (``start_building``), stopped with its owner."""
-
-    def __init__(self, process: subprocess.Popen):
-        self.process = process
-
-    def stop(self) -> None:
-        """End the build and its pool's processes (its own process group); the fonts it finished stay."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            self.process.wait(timeout=10)
-
-
-def start_building() -> Builder | None:
-    """Build the faces not built yet in a child process, and return at once (None when all are built).
-
-    ``flask worker`` calls this at start, so that no job lane waits for the fonts: a PDF that needs
-    them waits at ``ensure_built``, on the build's file lock, and nothing else does.
-    """
-    directory = font_dir()
-    if all(is_built(face, directory) for face in FACES):
-        return None
-    log.warning("PDF fonts were not built by the set-up step; building them in %s beside the job lanes "
-                "(a PDF export that needs them waits for them)", directory)
-    return Builder(subprocess.Popen([sys.executable, "-m", "app.documents.fonts"], start_new_session=True,
-                                    cwd=Path(__file__).resolve().parents[2], stdout=subprocess.DEVNULL))
+    def last_used(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except FileNotFoundError:
+            return 0.0
+    for old in sorted(cuts, key=last_used)[: len(cuts) - KEEP]:
+        try:
+            old.unlink()
+        except FileNotFoundError:
+            pass
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    force = "--force" in argv
-    directory = font_dir()
-    built = build(directory, force=force)
-    print(f"PDF fonts in {directory}: " + (f"built {', '.join(built)}" if built else "already built"))
+    """``python -m app.documents.fonts``: the build step of old, kept so that a platform's build command
+    that still names it succeeds. Nothing is built now; it checks that every face's package is
+    installed and cuts nothing."""
+    missing = [f"{face.package}/{face.source}" for face in FACES if not source(face).is_file()]
+    if missing:
+        print("PDF font packages missing: " + ", ".join(missing), file=sys.stderr)
+        return 1
+    print(f"PDF fonts: {len(FACES)} faces installed; each document's glyphs are cut on demand into "
+          f"{font_dir()}")
     return 0
 
 

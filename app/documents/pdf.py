@@ -3,13 +3,20 @@
 Fonts. The templates name system fonts, which xhtml2pdf maps to the PDF's
 built-in Helvetica, Times and Courier: these draw Windows-1252 only, and
 xhtml2pdf has no per-glyph fallback. So the text they cannot draw is set, run
-by run, in Noto Sans CJK (``scripts.py`` marks the runs, ``fonts.py`` builds
-the faces once per machine from their PyPI packages), in the weight of the text
-around it: Latin text keeps the template's fonts, bold Chinese is the bold
-face. Blocks with CJK text break their lines between characters, by the rules
-of ``linebreak.py``. A document whose text is all Windows-1252 is drawn as the
-template wrote it. The faces are embedded as subsets; xhtml2pdf parses a face
-once per process (a few hundred ms the first time) and reuses it.
+by run, in a fallback face for its script (``scripts.py`` marks the runs), in
+the weight of the text around it: Latin text keeps the template's fonts, bold
+Chinese is the bold face. Each face is cut to the characters the document draws
+with it (``fonts.py``), from the font packages as installed: no build step.
+Blocks with CJK text break their lines between characters, by the rules of
+``linebreak.py``; Devanagari, Tamil and Thai runs are shaped by HarfBuzz
+(``shaping.py``); a block whose text starts right to left is laid out right to
+left, its Arabic letters joined. A document whose text is all Windows-1252 is
+drawn as the template wrote it.
+
+The faces a render registers with ReportLab are process-wide; they are removed
+again when the render ends (``_fonts_of_this_render``), so that a long-lived
+process does not keep one per document it ever printed. Renders of this module
+take turns (``RENDERING``) for that reason.
 
 Resources. The HTML comes from template data, so it must not make the renderer
 fetch anything. ``link_callback`` lets through the fallback fonts and a
@@ -26,45 +33,124 @@ without it.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
+import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from xhtml2pdf import pisa
 from xhtml2pdf.config.resources import ResourceAccessPolicy
 
-from app.documents import fonts, linebreak, scripts
+from app.documents import fonts, linebreak, scripts, shaping
 from app.documents.options import DocumentError
 from app.documents.templating import PHOTO_URI
 
-FONT_DIR = fonts.font_dir()
 FONT_SUFFIXES = (".ttf",)
 # What link_callback answers for a refused reference: an empty inline resource, fetched from nowhere.
 REFUSED = "data:,"
+RENDERING = threading.Lock()
+
+# The CJK region a document's language names (BCP 47: its language, then its script or region).
+_CJK_LANGUAGES = {"zh-hans": "SC", "zh-cn": "SC", "zh-sg": "SC", "zh-my": "SC", "zh-hant": "TC",
+                  "zh-tw": "TC", "zh-hk": "HK", "zh-mo": "HK", "zh": "SC", "ja": "JP", "ko": "KR"}
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 
 
-def _face_rules(families: set[str]) -> str:
-    # Every style of each family named: xhtml2pdf maps a style left out to whichever face of the
-    # family it registered last (italic text would be bold). A declaration costs a read of the file
-    # (xhtml2pdf hashes it), so only the families a document uses are declared.
+def cjk_region(chars: set[str] | str, language: str | None = None) -> str:
+    """The regional cut of Noto Sans CJK for a document: its language decides, then its text (kana:
+    Japanese; Hangul: Korean; else the ideographs only one of GB 2312 and Big5 has: Simplified
+    or Traditional Chinese, Simplified when they tie)."""
+    tag = (language or "").strip().lower().replace("_", "-")
+    for prefix in (tag, "-".join(tag.split("-")[:2]), tag.split("-")[0]):
+        if prefix in _CJK_LANGUAGES:
+            return _CJK_LANGUAGES[prefix]
+    text = "".join(chars)
+    if _KANA.search(text):
+        return "JP"
+    if _HANGUL.search(text):
+        return "KR"
+    simplified = traditional = 0
+    for char in set(text):
+        gb, big5 = _encodes(char, "gb2312"), _encodes(char, "big5")
+        simplified += gb and not big5
+        traditional += big5 and not gb
+    return "TC" if traditional > simplified else "SC"
+
+
+def _encodes(char: str, codec: str) -> bool:
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_LANGUAGE = re.compile(r"<html\b[^>]*?\blang=[\"']([^\"']+)", re.IGNORECASE)
+_LAM_ALEF = "".join(map(chr, range(0xFEF5, 0xFEFD)))
+
+
+def _drawn(kind: str, chars: set[str]) -> set[str]:
+    """The characters a kind of run is drawn with: Arabic is drawn in its presentation forms
+    (xhtml2pdf joins the letters with arabic_reshaper), so each letter brings its four."""
+    if kind != "arabic":
+        return chars
+    from arabic_reshaper.letters import LETTERS_ARABIC
+    forms = set(chars) | set(_LAM_ALEF)
+    for char in chars:
+        forms.update(form for form in LETTERS_ARABIC.get(char, ()) if form)
+    return forms
+
+
+def families(marks: scripts.Marks, serif: bool, language: str | None = None) -> dict[str, str]:
+    """The fallback family of each kind of run the document holds."""
+    named = {scripts.LATIN: fonts.SERIF if serif else fonts.SANS, "arabic": fonts.ARABIC,
+             "hebrew": fonts.HEBREW, "devanagari": fonts.DEVANAGARI, "tamil": fonts.TAMIL,
+             "thai": fonts.THAI}
+    if scripts.CJK in marks.chars:
+        named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], language)]
+    return {kind: named[kind] for kind in marks.kinds}
+
+
+def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> str:
+    """The faces the marked runs need, each cut to their characters, and the rules that set each
+    kind of run in its family; after the template CSS and !important, so they win."""
     rules = []
-    for face in (face for face in fonts.FACES if face.family in families):
-        weight = "bold" if face.bold else "normal"
-        for style in ("normal", "italic"):  # no italic faces: an italic run keeps the upright one
-            rules.append(f'@font-face {{ font-family: "{face.family}"; src: url("{face.file}"); '
-                         f"font-weight: {weight}; font-style: {style}; }}")
-    return "\n".join(rules)
+    for kind, family in sorted(families(marks, serif, language).items()):
+        codes = frozenset(map(ord, _drawn(kind, marks.chars[kind])))
+        for bold in (False, True):
+            path = fonts.cut(fonts.face(family, bold), codes)
+            weight = "bold" if bold else "normal"
+            # Every style named: xhtml2pdf maps a style left out to whichever face of the family it
+            # registered last (italic text would be bold). No italic faces: italic keeps the upright.
+            for style in ("normal", "italic"):
+                rules.append(f'@font-face {{ font-family: "{family}"; src: url("{path.name}"); '
+                             f"font-weight: {weight}; font-style: {style}; }}")
+        rules.append(f'.{scripts.class_of(kind)} {{ font-family: "{family}" !important; }}')
+    return "\n".join(rules) + "\n"
 
 
-def font_css(kinds: frozenset[str], serif: bool) -> str:
-    """The fallback faces the marked runs (``kinds``: their classes) need, and their families;
-    after the template CSS and !important, so they win."""
-    families = {scripts.CJK_CLASS: fonts.CJK, scripts.LATIN_CLASS: fonts.SERIF if serif else fonts.SANS}
-    used = {families[kind] for kind in kinds}
-    return _face_rules(used) + "\n" + "".join(
-        f'.{kind} {{ font-family: "{families[kind]}" !important; }}\n' for kind in sorted(kinds))
+def missing_glyphs(html: str) -> dict[str, str]:
+    """The characters of a document that its fallback faces have no glyph for, by family (empty when
+    every character is drawn): the check made where the renderer picks each run's font. Text in the
+    built-in fonts is Windows-1252, which they draw, by construction (``scripts.drawable``)."""
+    from fontTools.ttLib import TTFont
+
+    _html, marks = scripts.mark_runs(html)
+    head = html.partition("</head>")[0]
+    language = _LANGUAGE.search(head)
+    missing = {}
+    for kind, family in families(marks, serif_template(head), language.group(1) if language else None).items():
+        chars = marks.chars[kind]
+        cmap = TTFont(str(fonts.cut(fonts.face(family, False), frozenset(map(ord, _drawn(kind, chars)))))).getBestCmap()
+        lacking = "".join(sorted(char for char in chars if ord(char) not in cmap and not char.isspace()
+                                 and char not in "\u200c\u200d"))
+        if lacking:
+            missing[family] = lacking
+    return missing
 
 
 WRAP_CSS = f".{scripts.CJK_WRAP_CLASS} {{ -pdf-word-wrap: CJK; }}\n"
@@ -83,8 +169,6 @@ def serif_template(html: str) -> bool:
     return bool(_SERIF.search(family)) and "sans" not in family
 
 
-POLICY = ResourceAccessPolicy.server(base_dir=None, extra_roots=(FONT_DIR,), allow_remote=False)
-
 # xhtml2pdf warns on every document about CSS it does not implement and about our @page
 # override; those lines would bury the log. Its errors still show (and fail the render).
 logging.getLogger("xhtml2pdf").setLevel(logging.ERROR)
@@ -98,11 +182,12 @@ def font_path(uri: str) -> Path | None:
     name = unquote(parts.path)
     if not name:
         return None
+    directory = fonts.font_dir()
     try:
-        path = (FONT_DIR / name).resolve()  # an absolute name replaces FONT_DIR
+        path = (directory / name).resolve()  # an absolute name replaces the directory
     except (OSError, ValueError):
         return None
-    if path.parent != FONT_DIR or path.suffix.lower() not in FONT_SUFFIXES or not path.is_file():
+    if path.parent != directory.resolve() or path.suffix.lower() not in FONT_SUFFIXES or not path.is_file():
         return None
     return path
 
@@ -119,28 +204,58 @@ def link_callback(uri: str, rel: str | None = None) -> str:
 def with_fallback_font(html: str) -> str:
     """The document with its runs and blocks marked (``scripts.py``) and the fallback faces and
     line breaking declared last in its head; as it was when nothing needs them."""
-    html, kinds, wrapped = scripts.mark_runs(html)
-    if not (kinds or wrapped):
+    html, marks = scripts.mark_runs(html)
+    if not (marks.kinds or marks.wrapped):
         return html
     head, marker, rest = html.partition("</head>")
     if not marker:
         raise DocumentError("the document has no head to add the font to")
-    css = WRAP_CSS if wrapped else ""
-    if kinds:
-        fonts.ensure_built()
-        css = font_css(kinds, serif_template(head)) + css
+    css = WRAP_CSS if marks.wrapped else ""
+    if marks.kinds:
+        language = _LANGUAGE.search(head)
+        css = font_css(marks, serif_template(head), language.group(1) if language else None) + css
     return f"{head}<style>\n{css}</style>\n{marker}{rest}"
+
+
+@contextlib.contextmanager
+def _fonts_of_this_render():
+    """Removes the TrueType faces registered while the block ran from ReportLab's and xhtml2pdf's
+    process-wide registries (each document's faces are cut to it: kept, they would pile up)."""
+    from reportlab.lib import fonts as families_map
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from xhtml2pdf import context
+
+    before = set(pdfmetrics._fonts)
+    mappings = dict(families_map._tt2ps_map), dict(families_map._ps2tt_map)
+    try:
+        yield
+    finally:
+        for name in set(pdfmetrics._fonts) - before:
+            font = pdfmetrics._fonts.get(name)
+            if isinstance(font, TTFont):
+                del pdfmetrics._fonts[name]
+                pdfmetrics._dynFaceNames.pop(font.face.name, None)
+                context._embedded_font_source.pop(name, None)
+        families_map._tt2ps_map.clear()
+        families_map._tt2ps_map.update(mappings[0])
+        families_map._ps2tt_map.clear()
+        families_map._ps2tt_map.update(mappings[1])
 
 
 def render_pdf(html: str) -> bytes:
     """The PDF of a document from ``templating.render_document``; raises DocumentError."""
-    html = with_fallback_font(html)
-    linebreak.install()
-    out = io.BytesIO()
-    try:
-        result = pisa.CreatePDF(html, dest=out, link_callback=link_callback, resource_policy=POLICY)
-    except Exception as exc:  # xhtml2pdf raises whatever its layout code trips over
-        raise DocumentError(f"xhtml2pdf failed: {type(exc).__name__}: {exc}") from exc
-    if result.err:
-        raise DocumentError(f"xhtml2pdf reported {result.err} error(s)")
-    return out.getvalue()
+    with RENDERING:
+        html = with_fallback_font(html)
+        linebreak.install()
+        shaping.install()
+        out = io.BytesIO()
+        policy = ResourceAccessPolicy.server(base_dir=None, extra_roots=(fonts.font_dir(),), allow_remote=False)
+        with _fonts_of_this_render():
+            try:
+                result = pisa.CreatePDF(html, dest=out, link_callback=link_callback, resource_policy=policy)
+            except Exception as exc:  # xhtml2pdf raises whatever its layout code trips over
+                raise DocumentError(f"xhtml2pdf failed: {type(exc).__name__}: {exc}") from exc
+        if result.err:
+            raise DocumentError(f"xhtml2pdf reported {result.err} error(s)")
+        return out.getvalue()

@@ -1,11 +1,12 @@
-"""Fonts per run of script: the text the template's fonts cannot draw goes to the fallback font.
+"""Fonts per run of script: the text the template's fonts cannot draw goes to a fallback font.
 
 xhtml2pdf has no per-glyph font fallback: a paragraph in Helvetica draws a
-Chinese character as a box. Before the render, ``mark_runs`` rewrites the
-document's body text:
+Chinese or Arabic character as a box. Before the render, ``mark_runs`` rewrites
+the document's body text:
 
-- a run of CJK characters (ideographs, kana, Hangul, CJK and fullwidth
-  punctuation) is wrapped in ``<span class="pdf-cjk">``;
+- a run of one script the built-in fonts lack (``KINDS``: CJK; Arabic; Hebrew;
+  Devanagari; Tamil; Thai, the spaces between its words included) is wrapped in
+  ``<span class="pdf-<kind>">``;
 - any other word with a letter outside Windows-1252 (what the built-in PDF
   fonts draw) in ``<span class="pdf-latin">``: "Łódź" or "Ελένη" is set whole
   in the Latin fallback rather than mixing two fonts inside one word;
@@ -13,21 +14,30 @@ document's body text:
   characters without a space (a URL, an e-mail), gets the class
   ``pdf-cjk-wrap``, which lays its lines out with ``linebreak.py`` (breaks
   between CJK characters, at spaces between Latin words, never before 。，、 or
-  after （, and a URL after a ``/`` or ``-`` rather than mid-word).
+  after （, and a URL after a ``/`` or ``-`` rather than mid-word);
+- a block whose text starts right to left (its first letter is Arabic or
+  Hebrew, as HTML's ``dir="auto"`` decides) gets ``dir="rtl"``: xhtml2pdf then
+  orders each of its lines by the Unicode bidirectional algorithm from a
+  right-to-left base, so Latin words and numbers inside it stand where a reader
+  of Arabic expects them, and aligns it right unless the template aligns it.
 
 Everything else keeps the template's fonts, sizes, weights and styles: the
 fallback span only changes the family, so a CJK run inside a bold heading is set
 in the fallback's bold face. Attributes, the head, styles and scripts are left
-as they are; text is re-escaped as it is written back.
+as they are; text is re-escaped as it is written back. ``Marks`` tells the
+renderer which characters each kind of run holds, so that ``fonts.py`` cuts
+each face to them.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
+from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
 
-CJK_CLASS = "pdf-cjk"          # a CJK run: the CJK fallback face
-LATIN_CLASS = "pdf-latin"      # another word the built-in fonts cannot draw: the Latin fallback
+LATIN = "latin"
+CJK = "cjk"
 CJK_WRAP_CLASS = "pdf-cjk-wrap"  # a block holding CJK text: CJK line breaking
 
 _CJK = (
@@ -39,11 +49,32 @@ _CJK = (
     "\uf900-\ufaff\ufe30-\ufe4f"  # compatibility ideographs and forms
     "\uff00-\uffef"  # halfwidth and fullwidth forms
 )
+_JOINERS = "\u200c\u200d"  # ZWNJ and ZWJ belong to the run they sit in
+# The scripts with a face of their own, by the blocks of their letters, marks and signs.
+SCRIPTS = {
+    "arabic": "\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufefe",
+    "hebrew": "\u0590-\u05ff\ufb1d-\ufb4f",
+    "devanagari": "\u0900-\u097f\ua8e0-\ua8ff\u1cd0-\u1cff",
+    "tamil": "\u0b80-\u0bff",
+    "thai": "\u0e00-\u0e7f",
+}
+KINDS = (CJK, *SCRIPTS, LATIN)
+RIGHT_TO_LEFT = frozenset({"arabic", "hebrew"})
 CJK_RUN = re.compile(f"[{_CJK}]+")
-# A CJK run, or a word (letters, digits, marks) or any other single character.
+CJK_CLASS = f"pdf-{CJK}"
+LATIN_CLASS = f"pdf-{LATIN}"
 LONG_PIECE = re.compile(r"[^\s\u3000]{25,}")
-_WORD = f"[^\\W_{_CJK}]+"  # letters and digits, CJK excluded (a CJK run is its own token)
-_TOKEN = re.compile(f"([{_CJK}]+)|({_WORD}(?:['\u2019]{_WORD})*)|(.)", re.DOTALL)
+_WORD = f"[^\\W_{_CJK}{''.join(SCRIPTS.values())}]+"  # letters and digits of no script above
+_TOKEN = re.compile(
+    f"(?P<{CJK}>[{_CJK}]+)|"
+    + "".join(f"(?P<{name}>[{chars}{_JOINERS}]+(?:[ \u00a0]+[{chars}{_JOINERS}]+)*)|"
+              for name, chars in SCRIPTS.items())
+    + f"(?P<word>{_WORD}(?:['\u2019]{_WORD})*)|(?P<other>.)", re.DOTALL)
+
+
+def class_of(kind: str) -> str:
+    return f"pdf-{kind}"
+
 
 # Elements whose text is laid out as one paragraph: the nearest of these gets the CJK line breaking.
 BLOCKS = frozenset({
@@ -65,18 +96,45 @@ def drawable(text: str) -> bool:
     return True
 
 
-def split_runs(text: str) -> list[tuple[str, bool, bool]]:
-    """``text`` as (piece, needs the fallback font, is CJK) runs, neighbours of a kind merged."""
-    runs: list[tuple[str, bool, bool]] = []
+def split_runs(text: str) -> list[tuple[str, str | None]]:
+    """``text`` as (piece, the kind of fallback it needs or None) runs, neighbours of a kind merged."""
+    runs: list[tuple[str, str | None]] = []
     for match in _TOKEN.finditer(text):
         piece = match.group(0)
-        cjk = match.group(1) is not None
-        fallback = cjk or not drawable(piece)
-        if runs and runs[-1][1] == fallback and runs[-1][2] == cjk:
-            runs[-1] = (runs[-1][0] + piece, fallback, cjk)
+        kind = match.lastgroup
+        if kind in ("word", "other"):
+            kind = None if drawable(piece) else LATIN
+        if runs and runs[-1][1] == kind:
+            runs[-1] = (runs[-1][0] + piece, kind)
         else:
-            runs.append((piece, fallback, cjk))
+            runs.append((piece, kind))
     return runs
+
+
+def starts_right_to_left(text: str) -> bool | None:
+    """Whether the first letter of ``text`` is right to left; None when it has no letter."""
+    for char in text:
+        direction = unicodedata.bidirectional(char)
+        if direction in ("R", "AL"):
+            return True
+        if direction == "L":
+            return False
+    return None
+
+
+@dataclass
+class Marks:
+    """What ``mark_runs`` found: the characters of each kind of run, the blocks set for CJK breaking."""
+    chars: dict[str, set[str]] = field(default_factory=dict)
+    wrapped: bool = False
+    right_to_left: bool = False
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(self.chars)
+
+    def __bool__(self) -> bool:
+        return bool(self.chars or self.wrapped or self.right_to_left)
 
 
 class _Marker(HTMLParser):
@@ -85,10 +143,11 @@ class _Marker(HTMLParser):
         self.out: list[str] = []
         self.stack: list[tuple[str, int]] = []  # open elements: (tag, index of its start tag in out)
         self.starts: dict[int, tuple[str, list]] = {}  # index in out -> (tag, attrs) of each start tag
-        self.marked: set[int] = set()
+        self.wrapped: set[int] = set()  # blocks set for CJK line breaking
+        self.directed: dict[int, bool] = {}  # blocks whose direction their first letter decided
         self.in_body = False
         self.raw = False
-        self.kinds: set[str] = set()  # the fallback classes used (CJK_CLASS, LATIN_CLASS)
+        self.marks = Marks()
 
     def handle_decl(self, decl: str) -> None:
         self.out.append(f"<!{decl}>")
@@ -124,55 +183,72 @@ class _Marker(HTMLParser):
             self.out.append(data)
             return
         if LONG_PIECE.search(data):
-            self._mark_block()
+            self._mark(self.wrapped)
         if drawable(data):
             self.out.append(escape(data, quote=False))
+            if any(char.isalpha() for char in data):
+                self._direct(False)
             return
         pieces = []
-        for piece, fallback, cjk in split_runs(data):
-            if fallback:
-                name = CJK_CLASS if cjk else LATIN_CLASS
-                self.kinds.add(name)
-                pieces.append(f'<span class="{name}">{escape(piece, quote=False)}</span>')
-                if cjk:
-                    self._mark_block()
+        self._direct(starts_right_to_left(data))
+        for piece, kind in split_runs(data):
+            if kind:
+                self.marks.chars.setdefault(kind, set()).update(piece)
+                pieces.append(f'<span class="{class_of(kind)}">{escape(piece, quote=False)}</span>')
+                if kind == CJK:
+                    self._mark(self.wrapped)
             else:
                 pieces.append(escape(piece, quote=False))
         self.out.append("".join(pieces))
 
-    def _mark_block(self) -> None:
+    def _block(self) -> int | None:
         for tag, index in reversed(self.stack):
             if tag in BLOCKS:
-                self.marked.add(index)
-                return
+                return index
+        return None
+
+    def _mark(self, blocks: set[int]) -> None:
+        index = self._block()
+        if index is not None:
+            blocks.add(index)
+
+    def _direct(self, right_to_left: bool | None) -> None:
+        index = self._block()
+        if right_to_left is not None and index is not None:
+            self.directed.setdefault(index, right_to_left)
 
     def result(self) -> str:
-        for index in self.marked:
+        for index in sorted(self.wrapped | set(self.directed)):
             tag, attrs = self.starts[index]
-            self.out[index] = _with_class(tag, attrs, CJK_WRAP_CLASS)
+            classes = [CJK_WRAP_CLASS] if index in self.wrapped else []
+            rtl = self.directed.get(index) and tag != "body" and not any(key == "dir" for key, _ in attrs)
+            self.out[index] = _start_tag(tag, attrs, classes, {"dir": "rtl"} if rtl else {})
+            self.marks.right_to_left |= bool(rtl)
+        self.marks.wrapped = bool(self.wrapped)
         return "".join(self.out)
 
 
-def _with_class(tag: str, attrs: list, name: str) -> str:
-    """A start tag written again from its attributes, with ``name`` added to its class."""
+def _start_tag(tag: str, attrs: list, classes: list[str], extra: dict[str, str]) -> str:
+    """A start tag written again from its attributes, with ``classes`` added to its class and the
+    attributes of ``extra`` added."""
     parts = [tag]
     seen = False
     for key, value in attrs:
-        if key == "class":
-            value = f"{value or ''} {name}".strip()
+        if key == "class" and classes:
+            value = " ".join([value or "", *classes]).strip()
             seen = True
         parts.append(key if value is None else f'{key}="{escape(value, quote=True)}"')
-    if not seen:
-        parts.append(f'class="{name}"')
+    if classes and not seen:
+        parts.append(f'class="{" ".join(classes)}"')
+    parts.extend(f'{key}="{escape(value, quote=True)}"' for key, value in extra.items())
     return "<" + " ".join(parts) + ">"
 
 
-def mark_runs(html: str) -> tuple[str, frozenset[str], bool]:
-    """The document with its runs and blocks marked; the fallback classes its runs use (empty when
-    none needs a fallback font), and whether some block was marked for ``linebreak.py``."""
+def mark_runs(html: str) -> tuple[str, Marks]:
+    """The document with its runs and blocks marked, and what was marked (false when nothing was)."""
     if drawable(html) and not LONG_PIECE.search(html):
-        return html, frozenset(), False
+        return html, Marks()
     marker = _Marker()
     marker.feed(html)
     marker.close()
-    return marker.result(), frozenset(marker.kinds), bool(marker.marked)
+    return marker.result(), marker.marks

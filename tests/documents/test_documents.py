@@ -29,6 +29,7 @@ from app.documents import (
     Options,
     Photo,
     Source,
+    fonts as font_module,
     pdf as pdf_module,
     scripts as scripts_module,
     render,
@@ -282,7 +283,7 @@ def test_pdf_of_windows_1252_text_keeps_the_templates_fonts(template):
     assert "Zoë Brontë – café €" in pdf_text(data)
     faces = fonts_of_text(data, "Zoë Brontë – café €")
     assert faces and not any("Noto" in name for name in faces), faces  # the built-in faces draw them
-    if not scripts_module.mark_runs(documents.html_document(source(template), Options(), None))[1]:
+    if not scripts_module.mark_runs(documents.html_document(source(template), Options(), None))[1].kinds:
         # a template with no text of its own beyond Windows-1252 embeds nothing
         assert not [f for f in pdf_fonts(data) if "/FontDescriptor" in f]
 
@@ -299,14 +300,15 @@ def test_a_polish_word_is_set_whole_in_a_latin_fallback_of_the_templates_kind(te
     assert not any("Noto" in name for name in fonts_of_text(data, "Terraform"))
 
 
-def test_fallback_faces_are_registered_once_per_process():
+def test_fallback_faces_are_not_kept_by_the_process_after_their_document():
+    """Each document's faces are cut to it: kept registered, they would pile up in a long-lived worker."""
     def registered() -> list[str]:
         return sorted(n for n in pdfmetrics.getRegisteredFontNames() if "noto" in n.lower())
 
+    before = registered()
     render("pdf", source(TEMPLATES[0], CHINESE))
-    first = registered()
     render("pdf", source(TEMPLATES[1], CHINESE))
-    assert first and registered() == first
+    assert registered() == before
 
 
 @pytest.mark.parametrize(("page_size", "box"), [("A4", (595.28, 841.89)), ("Letter", (612.0, 792.0))])
@@ -350,9 +352,9 @@ def test_a_broken_template_raises_document_error(fmt):
 # --- resources the PDF renderer may read ---------------------------------------------------------
 
 @pytest.mark.parametrize(("uri", "allowed"), [
-    ("NotoSansCJK-Regular.ttf", True),
-    (str(pdf_module.FONT_DIR / "NotoSansCJK-Regular.ttf"), True),
-    ((pdf_module.FONT_DIR / "NotoSansCJK-Regular.ttf").as_uri(), True),
+    ("{cut}", True),
+    ("{dir}/{cut}", True),
+    ("file://{dir}/{cut}", True),
     ("data:image/png;base64,iVBORw0KGgo=", True),
     ("data:image/jpeg;base64,/9j/4AAQ", True),
     ("http://127.0.0.1:8000/x.png", False),
@@ -362,21 +364,24 @@ def test_a_broken_template_raises_document_error(fmt):
     ("/etc/passwd", False),
     ("../../../../../../etc/passwd", False),
     ("fonts/../../../../config.py", False),
-    ("file://example.com/NotoSansCJK-Regular.ttf", False),
+    ("file://example.com/{cut}", False),
+    ("NotoSansCJKSC-Regular-0000000000.ttf", False),  # a cut that does not exist
     ("data:text/html;base64,PHNjcmlwdD4=", False),
     ("data:image/svg+xml,%3Csvg%3E", False),
     ("data:image/png,raw", False),
     ("ftp://example.com/x", False),
     ("", False),
 ])
-def test_link_callback_allows_only_the_bundled_fonts_and_image_data(uri, allowed):
+def test_link_callback_allows_only_the_font_cuts_and_image_data(uri, allowed):
+    cut = font_module.cut(font_module.face(font_module.SANS, False), frozenset(map(ord, "Łódź")))
+    uri = uri.replace("{cut}", cut.name).replace("{dir}", str(cut.parent))
     answer = pdf_module.link_callback(uri, None)
     if not allowed:
         assert answer == pdf_module.REFUSED
     elif uri.startswith("data:"):
         assert answer == uri
     else:
-        assert answer == str(pdf_module.FONT_DIR / "NotoSansCJK-Regular.ttf")
+        assert answer == str(cut)
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):

@@ -1,54 +1,88 @@
-"""The PDF's fallback fonts, built once by the set-up step: a built file stays usable while its source's
-content is the same, whatever the time pip installed it at (CI's deployment stage, a fresh environment,
-shares them with the tests' environment), and is built again when the source changes."""
-import json
+"""The PDF's fallback fonts, cut per document from the installed font packages (app/documents/fonts.py):
+no build step, a cut kept by its characters, regional CJK forms, and a process that does not keep every
+document's faces."""
 import os
-import shutil
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont
 
-from app.documents import fonts
-
-
-def source_of(face) -> str:
-    return str(resources.files(face.package) / face.source)
+from app.documents import fonts, pdf
+from tests.documents import layout
 
 
-def test_built_fonts_serve_an_environment_whose_sources_were_installed_at_another_time(tmp_path):
-    built = tmp_path / "fonts"
-    shutil.copytree(fonts.ensure_built(), built)
-    source = source_of(fonts.FACES[0])
-    stat = os.stat(source)
-    try:
-        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns - 86_400 * 10**9))  # installed a day earlier
-        assert all(fonts.is_built(face, built) for face in fonts.FACES)
-    finally:
-        os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+@pytest.fixture
+def font_dir(tmp_path, monkeypatch):
+    directory = tmp_path / "fonts"
+    monkeypatch.setenv("PDF_FONT_DIR", str(directory))
+    return directory
 
 
-def test_a_font_whose_source_changed_is_built_again(tmp_path):
-    built = tmp_path / "fonts"
-    shutil.copytree(fonts.ensure_built(), built)
-    changed, *others = fonts.FACES
-    stamp = built / f"{changed.file}.source.json"
-    assert json.loads(stamp.read_text())["source"] == f"{changed.package}/{changed.source}"
-    stamp.write_text(stamp.read_text().replace('"sha256": "', '"sha256": "0'))  # built from other bytes
+def test_a_cut_holds_the_documents_characters_and_is_kept_by_them(font_dir):
+    face = fonts.face(fonts.SANS, bold=False)
+    first = fonts.cut(face, frozenset(map(ord, "Łódź")))
+    assert first.parent == font_dir.resolve() and first.is_file()
+    font = TTFont(str(first))
+    assert {ord(c) for c in "Łódź"} <= set(font.getBestCmap())
+    assert "glyf" in font and "fvar" not in font  # static TrueType: what ReportLab embeds
+    assert fonts.cut(face, frozenset(map(ord, "Łódź"))) == first  # read again, not cut again
+    assert fonts.cut(face, frozenset(map(ord, "Łódźń"))) != first
 
-    assert not fonts.is_built(changed, built)
-    assert all(fonts.is_built(face, built) for face in others)
+
+def test_each_cjk_region_draws_its_own_forms(font_dir):
+    """直 and 骨 differ between Simplified and Traditional Chinese: the SC cut maps them to other glyphs."""
+    codes = frozenset(map(ord, "直骨"))
+    outlines = {}
+    for region in ("SC", "TC", "JP"):
+        font = TTFont(str(fonts.cut(fonts.face(fonts.CJK[region], bold=False), codes)))
+        glyphs = font.getGlyphSet()
+        outlines[region] = tuple(_outline(glyphs, font.getBestCmap()[code]) for code in sorted(codes))
+    assert outlines["SC"] != outlines["TC"]
+
+
+def _outline(glyphs, name):
+    from fontTools.pens.recordingPen import RecordingPen
+    pen = RecordingPen()
+    glyphs[name].draw(pen)
+    return repr(pen.value)
+
+
+@pytest.mark.parametrize(("text", "language", "region"), [
+    ("软件工程师，负责设计", None, "SC"), ("軟體工程師，負責設計", None, "TC"), ("ソフトウェア開発", None, "JP"),
+    ("소프트웨어 개발", None, "KR"), ("工程师", "zh-Hant-TW", "TC"), ("工程", "ja", "JP"), ("工程", "zh-HK", "HK"),
+])
+def test_the_region_comes_from_the_language_then_the_text(text, language, region):
+    assert pdf.cjk_region(set(text), language) == region
+
+
+def test_a_document_in_every_script_prints_on_a_fresh_disk_and_leaves_no_faces_behind(font_dir):
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    def embedded():
+        return {name for name, font in pdfmetrics._fonts.items() if isinstance(font, TTFont)}
+
+    before = embedded()
+    text = ("مهندس برمجيات في Google", "वरिष्ठ सॉफ़्टवेयर इंजीनियर", "மென்பொருள் பொறியாளர்",
+            "วิศวกรซอฟต์แวร์", "מהנדס תוכנה", "软件工程师", "Łódź Ελένη Кирилл")
+    html = ("<!doctype html><html><head><style>body { font-family: Helvetica; }</style></head><body>"
+            + "".join(f"<p>{line}</p>" for line in text) + "</body></html>")
+    data = pdf.render_pdf(html)
+    assert list(font_dir.glob("*.ttf"))
+    assert embedded() == before
+    assert not layout.missing_strings(data, ["مهندس برمجيات في Google", "מהנדס תוכנה", "软件工程师",
+                                             "Łódź Ελένη Кирилл", "วิศวกรซอฟต์แวร์"])
+    assert pdf.missing_glyphs(html) == {}
+    assert pdf.missing_glyphs(html.replace("Кирилл", "Кирилл ☃ 𝄞")) == {fonts.SANS: "☃𝄞"}
 
 
 @pytest.mark.parametrize("command", ["app.documents.fonts", "app.resumes.documents.fonts"])
-def test_the_build_step_answers_by_its_new_and_its_old_name(tmp_path, command):
-    """An operator's build command from before the documents moved (issue 21) still runs the step."""
-    built = tmp_path / "fonts"
-    shutil.copytree(fonts.ensure_built(), built)
+def test_the_old_build_command_still_succeeds_and_builds_nothing(font_dir, command):
     done = subprocess.run([sys.executable, "-m", command], cwd=Path(__file__).resolve().parents[2],
-                          env={**os.environ, "PDF_FONT_DIR": str(built)}, capture_output=True, text=True,
+                          env={**os.environ, "PDF_FONT_DIR": str(font_dir)}, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"PDF fonts in {built.resolve()}: already built"
+    assert "cut on demand" in done.stdout
+    assert not list(font_dir.glob("*.ttf"))

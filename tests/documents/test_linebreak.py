@@ -66,14 +66,24 @@ def test_a_long_url_breaks_after_a_separator_and_stays_in_the_box(mixed_pdf):
 
 
 def test_cjk_runs_and_long_pieces_mark_their_block_and_latin_blocks_stay_as_they_are():
-    html, fallback, wrapped = scripts.mark_runs(document("Plain English only.", "负责 <i>PostgreSQL</i>"))
-    assert fallback and wrapped
+    html, marks = scripts.mark_runs(document("Plain English only.", "负责 <i>PostgreSQL</i>"))
+    assert marks.kinds == {"cjk"} and marks.chars["cjk"] == set("负责") and marks.wrapped
     assert '<p class="pdf-cjk-wrap"><span class="pdf-cjk">负责</span> <i>PostgreSQL</i></p>' in html
     assert "<p>Plain English only.</p>" in html
-    html, fallback, wrapped = scripts.mark_runs(document("See " + URL))
-    assert not fallback and wrapped
+    html, marks = scripts.mark_runs(document("See " + URL))
+    assert not marks.kinds and marks.wrapped
     plain = document("Nothing to mark here.")
-    assert scripts.mark_runs(plain) == (plain, frozenset(), False)
+    html, marks = scripts.mark_runs(plain)
+    assert html == plain and not marks
+
+
+def test_runs_of_each_script_get_their_face_and_a_block_that_starts_right_to_left_is_laid_out_so():
+    html, marks = scripts.mark_runs(document("مهندس في Google منذ 2019", "Engineer, مهندس", "वरिष्ठ इंजीनियर"))
+    assert ('<p dir="rtl"><span class="pdf-arabic">مهندس في</span> Google <span class="pdf-arabic">منذ</span> 2019</p>'
+            in html)
+    assert '<p>Engineer, <span class="pdf-arabic">مهندس</span></p>' in html  # starts left to right
+    assert '<p><span class="pdf-devanagari">वरिष्ठ इंजीनियर</span></p>' in html
+    assert marks.kinds == {"arabic", "devanagari"} and marks.right_to_left
 
 
 @pytest.mark.parametrize(("before", "after", "allowed"), [
@@ -87,6 +97,5 @@ def test_break_opportunities(before, after, allowed):
 
 def test_runs_split_by_script_digits_between_cjk_stay_in_the_templates_font():
     assert scripts.split_runs("第1事业部 Łódź’s 提升30%。") == [
-        ("第", True, True), ("1", False, False), ("事业部", True, True), (" ", False, False),
-        ("Łódź’s", True, False), (" ", False, False), ("提升", True, True), ("30%", False, False),
-        ("。", True, True)]
+        ("第", "cjk"), ("1", None), ("事业部", "cjk"), (" ", None), ("Łódź’s", "latin"), (" ", None),
+        ("提升", "cjk"), ("30%", None), ("。", "cjk")]
