@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.content.sections import SECTIONS, section_order as stored_order
+from app.content.language import LANGUAGES
+from app.content.sections import SECTIONS, TITLED, section_order as stored_order
 
 PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary", "label", "url")
 PROFILE_FIELDS = ("network", "username", "url")
@@ -77,7 +78,9 @@ def normalise_content(content: dict | None) -> dict:
     """Every key and field of the content model present, whatever was stored (an old resume too).
 
     The shape (docs/api-decisions.md, "Sections"): strings are never None, lists hold
-    non-blank strings, ``sectionOrder`` is the full order of the body sections.
+    non-blank strings, ``sectionOrder`` is the full order of the body sections, ``language`` is one
+    of ``LANGUAGES`` or "" (none set: documents use the one the text is in), ``sectionTitles`` holds
+    the renamed headings (``TITLED`` keys, non-blank, spaces collapsed).
     """
     content = content if isinstance(content, dict) else {}
     personal = content.get("personalInfo")
@@ -94,6 +97,11 @@ def normalise_content(content: dict | None) -> dict:
         normalised[key] = _entries(content.get(key), text_fields, list_fields)
     normalised["customSections"] = _custom_sections(content.get("customSections"))
     normalised["sectionOrder"] = stored_order(content.get("sectionOrder"))
+    normalised["language"] = content.get("language") if content.get("language") in LANGUAGES else ""
+    titles = content.get("sectionTitles")
+    titles = titles if isinstance(titles, dict) else {}
+    normalised["sectionTitles"] = {key: text for key in TITLED
+                                   if (text := " ".join(text_value(titles.get(key)).split()))}
     return normalised
 
 

@@ -17,7 +17,8 @@ import re
 from marshmallow import ValidationError, fields, missing, post_load, validate, validates_schema
 
 from app.common.schemas import InputSchema, StrictBoolean, StrictString
-from app.content.sections import BODY_SECTIONS
+from app.content.language import LANGUAGES
+from app.content.sections import BODY_SECTIONS, TITLED
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
@@ -227,6 +228,15 @@ class ContentSchema(InputSchema):
         validate=[validate.Length(max=len(BODY_SECTIONS)), _no_repeats],
         metadata={"description": "Body sections in the order to show them; missing ones follow in the default "
                                  "order: " + ", ".join(BODY_SECTIONS) + "."})
+    language = StrictString(
+        validate=validate.OneOf(("", *LANGUAGES)),
+        metadata={"description": "The language the resume is written in, which its documents print their "
+                                 "headings, dates and other words in (BCP 47: " + ", ".join(LANGUAGES) + "). "
+                                 "Empty or absent: the language its text is in."})
+    sectionTitles = fields.Dict(
+        keys=StrictString(validate=validate.OneOf(TITLED)), values=StrictString(validate=validate.Length(max=100)),
+        metadata={"description": "Headings the user renamed, by section (" + ", ".join(TITLED) + "); a section "
+                                 "left out prints the template's heading in the resume's language."})
 
     @post_load
     def fill_personal_info(self, data, **kwargs):

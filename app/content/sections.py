@@ -22,3 +22,8 @@ def section_order(stored) -> list[str]:
             if isinstance(key, str) and key in BODY_SECTIONS and key not in order:
                 order.append(key)
     return order + [key for key in BODY_SECTIONS if key not in order]
+
+
+# The headings a resume may rename (``contentJson.sectionTitles``): the summary's and each body section's
+# but the custom sections', which carry their own titles.
+TITLED = ("summary", *(key for key in BODY_SECTIONS if key != "customSections"))

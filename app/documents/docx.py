@@ -30,7 +30,7 @@ from app.content import normalise
 from app.documents import docx_parts, templating
 from app.documents.docx_columns import write_columns, write_timeline
 from app.documents.docx_layouts import Writer, write_single_column
-from app.documents.docx_profiles import Profile, profile_for, template_sections
+from app.documents.docx_profiles import Profile, profile_for, section_titles
 from app.documents.options import ACCENTS, DocumentError, Options, Photo, Source
 
 FALLBACK_ACCENT = "#1f2937"
@@ -137,7 +137,7 @@ def render_docx(source: Source, options: Options, photo: Photo | None) -> bytes:
     try:
         html_template = normalise.text_value(source.html_template)
         profile = profile_for(html_template, normalise.text_value(source.css))
-        titles = {**dict(template_sections(html_template)), **dict(profile.titles)}
+        titles = section_titles(html_template, profile.titles, content)
         # The summary first (it belongs to the header), then the body in the resume's order.
         sections = [("summary", titles["summary"])] + [(key, titles[key]) for key in content["sectionOrder"]]
         accent = accent_rgb(source, options)

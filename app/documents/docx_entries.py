@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.documents import templating
+from app.documents import templating, words
 from app.documents.wording import SCORE, study
 
 
@@ -27,23 +27,30 @@ ONE_LINERS = ("skills", "languages", "interests")
 ORG_FIRST = ("workExperience", "education", "volunteer")
 
 
-def _entry(section: str, item: dict) -> Entry:
-    month, lines = templating.month, templating.lines
+def _entry(section: str, item: dict, language: str | None = None) -> Entry:
+    lines = templating.lines
+
+    def month(value: str) -> str:
+        return templating.month(value, language)
+
+    def period(start: str, end: str) -> str:
+        return templating.period(start, end, language)
+
     if section == "workExperience":
-        return Entry(item["position"], item["company"], templating.period(item["startDate"], item["endDate"]),
+        return Entry(item["position"], item["company"], period(item["startDate"], item["endDate"]),
                      item["url"], lines(item["description"]), list(item["highlights"]),
                      facts=[item["location"]] if item["location"] else [])
     if section == "education":
         field = study(item)
         facts = [field] if item["degree"] and field else []
-        facts += [SCORE + item["score"]] if item["score"] else []
-        return Entry(item["degree"] or field, item["school"], templating.period(item["startDate"], item["endDate"]),
+        facts += [words.word(SCORE, language) + item["score"]] if item["score"] else []
+        return Entry(item["degree"] or field, item["school"], period(item["startDate"], item["endDate"]),
                      highlights=list(item["courses"]), facts=facts)
     if section == "projects":
-        return Entry(item["name"], "", templating.period(item["startDate"], item["endDate"]), item["url"],
+        return Entry(item["name"], "", period(item["startDate"], item["endDate"]), item["url"],
                      lines(item["description"]), list(item["highlights"]), list(item["technologies"]))
     if section == "volunteer":
-        return Entry(item["position"], item["organization"], templating.period(item["startDate"], item["endDate"]),
+        return Entry(item["position"], item["organization"], period(item["startDate"], item["endDate"]),
                      item["url"], lines(item["summary"]), list(item["highlights"]))
     if section == "certificates":
         return Entry(item["name"], item["issuer"], month(item["date"]), item["url"])
@@ -57,6 +64,7 @@ def _entry(section: str, item: dict) -> Entry:
     return Entry(item["title"], item["subtitle"], month(item["date"]), item["url"], lines(item["description"]))
 
 
-def entries(section: str, items: list[dict]) -> list[Entry]:
-    """The entries of a list section (or of one custom section's ``items``, as "customSections")."""
-    return [_entry(section, item) for item in items]
+def entries(section: str, items: list[dict], language: str | None = None) -> list[Entry]:
+    """The entries of a list section (or of one custom section's ``items``, as "customSections"), their
+    dates in ``language``."""
+    return [_entry(section, item, language) for item in items]

@@ -33,8 +33,9 @@ import html as html_lib
 import re
 from dataclasses import dataclass, replace
 
+from app.content import language
 from app.content.sections import BODY_SECTIONS
-from app.documents import docx_fonts
+from app.documents import docx_fonts, words
 
 LAYOUTS = ("stacked", "ruled", "timeline", "columns")
 SECTION_KEYS = BODY_SECTIONS
@@ -239,14 +240,21 @@ _MACRO = re.compile(rf"\{{\{{-?\s*\w+\(\s*({_LITERAL}(?:\s*,\s*{_LITERAL})*)\s*\
 # {{ entry("Experience" if loop.first, job.position, ...) }}: the first such literal with a letter.
 _CALL = re.compile(r"(?:\{\{-?|\{%-?\s*call)\s*\w+\((?:[^{}]*?[(,])??\s*(" + _LITERAL
                    + r")\s*(?:if\s+loop\.first\s*)?[,)]")
+# A heading drawn by section_title (templates v5): its default words, and the language they are in.
+_SECTION_TITLE = re.compile(rf"section_title\(\s*[^,()]+,\s*({_LITERAL})(?:\s*,\s*({_LITERAL}))?\s*\)")
 # A two-column template names its sidebar's sections: {% set side_keys = ["skills", "education"] %}.
 _SIDE_KEYS = re.compile(r"\{%-?\s*set\s+side_keys\s*=\s*\[([^\]]*)\]")
 
 
 def _static_heading(fragment: str) -> str | None:
-    """The first heading of an HTML fragment in the template's own words (no Jinja in it): an
-    ``<h2>``-like element, a macro call with literal arguments (their words joined), or the first
-    literal argument (with a letter) of a call that has others."""
+    """The first heading of an HTML fragment in the template's own words (no Jinja in it): a
+    ``section_title(key, "Experience")`` call's words (with the language they are in after a tab:
+    "工作经历\tzh-Hans"), an ``<h2>``-like element, a macro call with literal arguments (their words
+    joined), or the first literal argument (with a letter) of a call that has others."""
+    titled = _SECTION_TITLE.search(fragment)
+    if titled:
+        words = " ".join(html_lib.unescape(titled.group(1)[1:-1]).split())
+        return words + (f"\t{titled.group(2)[1:-1]}" if titled.group(2) else "")
     found = []
     for match in _HEADING.finditer(fragment):
         text = " ".join(html_lib.unescape(_TAG.sub(" ", match.group(1))).split())
@@ -275,8 +283,22 @@ def template_sidebar(html_template: str) -> tuple[str, ...] | None:
     return tuple(k for k in keys if k in SECTION_KEYS and k != "customSections")
 
 
+def section_titles(html_template: str, titles: tuple, content: dict) -> dict[str, str]:
+    """Each section's heading as the resume prints it: the template's (``template_sections``, then
+    the design's ``titles``) through ``words.heading`` (the user's own, or the resume's language)."""
+    found = {**dict(template_sections(html_template)), **dict(titles)}
+    printed_in = language.of(content)
+    headings = {}
+    for key, title in found.items():
+        title, _tab, written_in = (title or "").partition("\t")
+        headings[key] = words.heading(key, title, printed_in, content.get("sectionTitles"),
+                                      default_language=written_in or "en")
+    return headings
+
+
 def template_sections(html_template: str) -> list[tuple[str, str | None]]:
     """(section, title) in the template's order; "summary" first, with None if it has no heading.
+    A title in a language other than English names it after a tab ("工作经历\tzh-Hans").
 
     A section is found by its ``{% if visible.<key> ... %}`` block (or an ``{% if``/``{% elif``
     whose condition names ``visible.<key>``, or is ``key == "<key>"`` in a loop over the

@@ -52,13 +52,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChainableUndefined, TemplateError
+from jinja2 import ChainableUndefined, TemplateError, pass_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import escape
 
+from app.content import language
 from app.content.normalise import normalise_content, normalise_visibility, shown_sections, text_value
+from app.documents import words
 
-SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v4"
+SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v5"
 
 # CSS page-size keywords, and the sizes in millimetres (width, height) for formats drawn without CSS.
 PAGE_SIZES = {"A4": "A4", "Letter": "letter"}
@@ -67,9 +69,6 @@ MARGINS_MM = {"narrow": 10, "normal": 16, "wide": 25}
 DEFAULT_PAGE_SIZE = "A4"
 DEFAULT_MARGIN = "normal"
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun",
-           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_YEAR_MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 _COLOUR = re.compile(
     r"^(#[0-9a-fA-F]{3,4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}"
     r"|(rgb|rgba|hsl|hsla)\(\s*[0-9.%,\s]+\)|[a-zA-Z]{3,20})$"
@@ -84,21 +83,38 @@ class TemplateRenderError(Exception):
     """A template could not be compiled or rendered, or its inputs were invalid."""
 
 
-def month(value: Any) -> str:
-    """``"2021-03"`` → ``"Mar 2021"``; anything else is shown as given."""
-    text = text_value(value)
-    match = _YEAR_MONTH.match(text)
-    if not match:
-        return text
-    return f"{_MONTHS[int(match.group(2)) - 1]} {match.group(1)}"
+def month(value: Any, language: str | None = None) -> str:
+    """``"2021-03"`` → ``"Mar 2021"`` (in ``language``: ``"2021年3月"``); anything else is shown as given."""
+    return words.month(text_value(value), language)
 
 
-def period(start: Any, end: Any) -> str:
-    """A date range; an empty end means the entry is current ("Present")."""
-    start, end = month(start), month(end)
-    if start:
-        return f"{start} – {end or 'Present'}"
-    return end
+def period(start: Any, end: Any, language: str | None = None) -> str:
+    """A date range; an empty end means the entry is current ("Present", in ``language``)."""
+    return words.period(text_value(start), text_value(end), language)
+
+
+@pass_context
+def _month(context, value: Any) -> str:
+    return month(value, context.get("language"))
+
+
+@pass_context
+def _period(context, start: Any, end: Any) -> str:
+    return period(start, end, context.get("language"))
+
+
+@pass_context
+def _section_title(context, key: Any, default: Any, default_language: Any = "en") -> str:
+    """``section_title(key, "Experience")``: the section's heading as the resume prints it
+    (``words.heading``); ``default`` is in ``default_language`` ("工作经历", "zh-Hans" in Jinghua)."""
+    return words.heading(text_value(key), text_value(default), context.get("language"), context.get("titles"),
+                         default_language=text_value(default_language))
+
+
+@pass_context
+def _word(context, text: Any) -> str:
+    """``tr(" at ")``, ``tr("Courses:")``: a small word in the resume's language (``words.word``)."""
+    return words.word(text_value(text), context.get("language"))
 
 
 def lines(value: Any) -> list[str]:
@@ -120,8 +136,8 @@ def _make_environment() -> ImmutableSandboxedEnvironment:
     )
     # Only what templates need: no cycler/joiner/lipsum (their __init__ globals
     # are the classic sandbox-escape probe) and nothing from the app.
-    env.globals = {"range": env.globals["range"], "period": period}
-    env.filters.update(month=month, lines=lines, web_url=web_url)
+    env.globals = {"range": env.globals["range"], "period": _period, "section_title": _section_title, "tr": _word}
+    env.filters.update(month=_month, lines=lines, web_url=web_url)
     return env
 
 
@@ -183,6 +199,8 @@ def render_body(*, html_template: str, title: str, content: dict | None,
     try:
         return _compile(html_template).render(
             title=text_value(title),
+            language=language.of(content),
+            titles=content["sectionTitles"],
             content=content,
             visible=visible,
             order=content["sectionOrder"],
@@ -214,9 +232,11 @@ def render_document(*, html_template: str, css: str, title: str, content: dict |
         styles += page_css(page_size, margin)
     # CSS is not escaped inside <style>; keep it from closing the element early.
     styles = styles.replace("</", "<\\/")
+    tag = language.of(normalise_content(content))
+    direction = ' dir="rtl"' if tag in language.RIGHT_TO_LEFT else ""
     return (
         "<!doctype html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{tag}"{direction}>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(text_value(title))}</title>\n"
         f"<style>\n{styles}\n</style>\n"

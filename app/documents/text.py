@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.content import normalise
-from app.documents import templating
+from app.content import language, normalise
+from app.documents import templating, words
 from app.documents.options import Source
 from app.documents.wording import SCORE, contact_items, joined, one_liners, study
 
@@ -47,24 +47,28 @@ def _entry(what: str, where: str, when: str, bullets: list[str], notes: list[str
     return lines
 
 
-def _item(section: str, item: dict) -> list[str]:
-    """One entry of a list section (or of a custom section, as "customSections")."""
-    lines, month = templating.lines, templating.month
+def _item(section: str, item: dict, language: str) -> list[str]:
+    """One entry of a list section (or of a custom section, as "customSections"), in ``language``."""
+    lines = templating.lines
+
+    def month(value: str) -> str:
+        return templating.month(value, language)
+
     if section in ("workExperience", "education", "projects", "volunteer"):
-        when = templating.period(item["startDate"], item["endDate"])
+        when = templating.period(item["startDate"], item["endDate"], language)
     if section == "workExperience":
         return _entry(item["position"], item["company"], when, lines(item["description"]) + item["highlights"],
                       [item["location"], item["url"]])
     if section == "education":
         field = study(item)
-        notes = [field if item["degree"] else "", SCORE + item["score"] if item["score"] else ""]
+        notes = [field if item["degree"] else "", words.word(SCORE, language) + item["score"] if item["score"] else ""]
         if item["courses"]:
-            notes.append("Courses: " + ", ".join(item["courses"]))
+            notes.append(words.word("Courses: ", language) + ", ".join(item["courses"]))
         return _entry(item["degree"] or field, item["school"], when, [], notes)
     if section == "projects":
         notes = [item["url"], *lines(item["description"])]
         if item["technologies"]:
-            notes.append("Technologies: " + ", ".join(item["technologies"]))
+            notes.append(words.word("Technologies: ", language) + ", ".join(item["technologies"]))
         return _entry(item["name"], "", when, item["highlights"], notes)
     if section == "volunteer":
         return _entry(item["position"], item["organization"], when, lines(item["summary"]) + item["highlights"],
@@ -93,14 +97,16 @@ def _one_liners(section: str, content: dict) -> list[str]:
 def _sections(section: str, content: dict) -> list[tuple[str, list[list[str]]]]:
     """(title, blocks) of one body section; blocks are separated by a blank line. Custom sections
     give one (title, blocks) each; a section with nothing to show gives none."""
+    printed_in = language.of(content)
     if section == "customSections":
-        return [(custom["title"], [_item(section, item) for item in custom["items"]])
+        return [(custom["title"], [_item(section, item, printed_in) for item in custom["items"]])
                 for custom in content["customSections"] if custom["items"]]
+    title = words.heading(section, SECTION_TITLES[section], printed_in, content["sectionTitles"])
     if section in ("skills", "languages", "interests"):
         found = [line for line in _one_liners(section, content) if line]
-        return [(SECTION_TITLES[section], [found])] if found else []
-    blocks = [_item(section, item) for item in content[section]]
-    return [(SECTION_TITLES[section], blocks)] if blocks else []
+        return [(title, [found])] if found else []
+    blocks = [_item(section, item, printed_in) for item in content[section]]
+    return [(title, blocks)] if blocks else []
 
 
 def render_text(source: Source) -> str:
@@ -120,7 +126,8 @@ def render_text(source: Source) -> str:
         blocks.append(head)
         summary = templating.lines(personal["summary"])
         if summary:
-            blocks.append(_underlined("PROFILE", "-") + summary)
+            title = words.heading("summary", "Profile", language.of(content), content["sectionTitles"])
+            blocks.append(_underlined(title.upper(), "-") + summary)
     for section in content["sectionOrder"]:
         if not visible[section]:
             continue

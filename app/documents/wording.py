@@ -7,7 +7,7 @@ interests), so the two formats say them alike.
 """
 from __future__ import annotations
 
-SCORE = "Score: "
+SCORE = "Score: "  # words.word(SCORE, language) in the resume's language
 
 
 def profile_text(profile: dict) -> str:

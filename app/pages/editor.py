@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask_login import current_user
 
+from app.content import language
 from app.errors import ApiError
 from app.pages.editor_forms import FORMS, SECTIONS
 from app.pages.shell import render_page, signed_in_page
@@ -40,4 +41,5 @@ def edit_resume(resume_id: str):
         raise ApiError("RESUME_NOT_FOUND", "This resume does not exist or was deleted.",
                        {"resumeId": resume_id}) from None
     return render_page("pages/editor.html", strings=STRINGS, resume_id=resume.id, title=resume.title,
-                       sections=SECTIONS, forms=FORMS, statuses=STATUSES)
+                       sections=SECTIONS, forms=FORMS, statuses=STATUSES,
+                       resume_languages=[(code, language.NAMES[code]) for code in language.LANGUAGES])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import PurePath
 
-from app.content import cleaning, jsonresume
+from app.content import cleaning, jsonresume, language
 from app.content.schema import ContentSchema
 from app.errors import ApiError
 from app.importing import reading, sandbox
@@ -80,6 +80,7 @@ def import_file(user: User, filename: str, data: bytes, *, title: str | None = N
         except jsonresume.NotJsonResume:
             raise _unreadable("not_json_resume", kind) from None
     content, dropped = read_document(kind, data)
+    content["language"] = language.guess(content)  # shown in the editor, where the user can change it
     name = (content.get("personalInfo") or {}).get("name", "")
     return _create(user, content, dropped, title or name or stem, template_id)
 

@@ -306,3 +306,34 @@ def test_the_documents_interface_renders_json_too():
                                  visible={"awards": False}))
     assert data.endswith(b"\n")
     assert json.loads(data) == jsonresume.from_content(EVERY_SECTION, "T", visible={"awards": False})
+
+
+def test_the_language_travels_in_meta_and_a_guessed_one_stays_unset():
+    """Issue 22: ``meta.language`` carries the resume's language, the renamed headings travel in our
+    extension; a resume with none set exports the one its text is in, and imports back with none."""
+    german = {**EVERY_SECTION, "language": "de", "sectionTitles": {"projects": "Selected Work", "summary": "About Me"}}
+    document = jsonresume.from_content(german, "Lebenslauf")
+    assert document["meta"]["language"] == "de"
+    titles = document["meta"][jsonresume.EXTENSION]["sectionTitles"]
+    assert titles == {"projects": "Selected Work", "summary": "About Me"}
+    assert jsonresume.to_content(document) == (german, [])
+
+    unset = {**EVERY_SECTION, "language": ""}
+    document = jsonresume.from_content(unset, "Resume")
+    assert document["meta"]["language"] == "en" and document["meta"][jsonresume.EXTENSION]["languageSet"] is False
+    assert jsonresume.to_content(document) == (unset, [])
+
+
+@pytest.mark.parametrize(("tag", "language"), [("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant"), ("pt-BR", "pt"),
+                                               ("en_US", "en"), ("ar", "ar"), ("ja-JP", "ja")])
+def test_meta_language_as_other_tools_write_it(tag, language):
+    content, dropped = jsonresume.to_content({"basics": {"name": "A"}, "meta": {"language": tag}})
+    assert content["language"] == language and dropped == []
+
+
+def test_a_language_we_do_not_print_in_is_dropped_and_reported():
+    extension = {"sectionTitles": {"nowhere": "X", "skills": "Können"}}
+    content, dropped = jsonresume.to_content({"basics": {"name": "A"},
+                                              "meta": {"language": "sw", jsonresume.EXTENSION: extension}})
+    assert content["language"] == "" and content["sectionTitles"] == {"skills": "Können"}
+    assert "meta.language" in dropped and f"meta.{jsonresume.EXTENSION}.sectionTitles.nowhere" in dropped

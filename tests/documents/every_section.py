@@ -53,6 +53,8 @@ EVERY_SECTION = {
          "url": "https://pydata.example.com/lineage", "description": "A talk on column-level lineage."}]}],
     "sectionOrder": ["customSections", "references", "skills", "workExperience", "interests", "publications",
                      "volunteer", "awards", "certificates", "languages", "projects", "education"],
+    "language": "en",
+    "sectionTitles": {},
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from app.content import normalise
+from app.content import language, normalise
 from app.documents import templating
 
 LANGS = ("en", "zh", "mixed")
@@ -387,7 +387,15 @@ def section_strings(sample: dict) -> dict[str, list[str]]:
     A profile prints its network and its URL (its username when it has no URL); the skills group
     holds the skill groups (name, level, keywords) before the plain list."""
     content = normalise.normalise_content(sample)
-    p, month, period, lines = content["personalInfo"], templating.month, templating.period, templating.lines
+    printed_in = language.of(content)  # the dates are printed in the resume's language
+
+    def month(value: str) -> str:
+        return templating.month(value, printed_in)
+
+    def period(start: str, end: str) -> str:
+        return templating.period(start, end, printed_in)
+
+    p, lines = content["personalInfo"], templating.lines
     groups: dict[str, list[str]] = {group: [] for group in GROUPS}
     groups["personal"] = [p[f] for f in ("name", "label", "email", "phone", "address", "url")]
     for profile in p["profiles"]:
@@ -406,8 +414,8 @@ def section_strings(sample: dict) -> dict[str, list[str]]:
     for project in content["projects"]:
         groups["projects"] += [project["name"], project["url"], period(project["startDate"], project["endDate"]),
                                *lines(project["description"]), *project["highlights"], *project["technologies"]]
-    for language in content["languages"]:
-        groups["languages"] += [language["language"], language["fluency"]]
+    for spoken in content["languages"]:
+        groups["languages"] += [spoken["language"], spoken["fluency"]]
     for cert in content["certificates"]:
         groups["certificates"] += [cert["name"], cert["issuer"], month(cert["date"]), cert["url"]]
     for award in content["awards"]:

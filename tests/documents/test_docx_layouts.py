@@ -308,7 +308,7 @@ h2.section-title { font-size: 12pt; text-transform: uppercase; letter-spacing: 1
 def test_an_unknown_template_gets_a_single_column_layout_from_its_css():
     horizon = BY_NAME["Horizon"]
     html = horizon["html_template"].replace('class="resume horizon"', 'class="resume testonly"')
-    html = html.replace('section(key, "Experience")', 'section(key, "Where I Worked")')
+    html = html.replace('section_title(key, "Experience")', '"Where I Worked"')
     doc = document(horizon, html=html, css=SERIF_CSS)
     normal, title, heading = (doc.styles[n] for n in ("Normal", "Title", "Heading 1"))
     assert normal.font.name == "Palatino Linotype" and normal.font.size.pt == 11
@@ -329,7 +329,7 @@ def test_section_titles_in_chinese_carry_over_from_the_template():
     heritage = BY_NAME["Heritage"]
     html = heritage["html_template"].replace('class="resume heritage"', 'class="resume testonly"')
     html = html.replace('"Professional Experience"', '"工作经历"')
-    html = html.replace('section(key, "Skills")', 'section(key, "专业技能")')
+    html = html.replace('section_title(key, "Skills")', 'section_title(key, "专业技能")')
     doc = document(heritage, CHINESE, html=html)
     headings = [p for p in doc.paragraphs if p.style.name == "Heading 1"]
     assert [p.text for p in headings] == ["Summary", "工作经历", "Education", "专业技能", "Selected Projects"]

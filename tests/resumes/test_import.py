@@ -415,3 +415,18 @@ def test_the_openapi_document_describes_both_bodies(client):
     assert set(content) == {"application/json", "multipart/form-data"}
     assert content["multipart/form-data"]["schema"]["properties"]["file"]["format"] == "binary"
     assert "201" in operation["responses"]
+
+
+def test_a_file_import_stores_the_language_its_text_is_in(client, owner):
+    """Issue 22: the editor then shows it, and the documents print their headings in it."""
+    document = Document()
+    for line in ("Lena Vogel", "lena@example.com", "Berufserfahrung",
+                 "Softwareentwicklerin bei der Zalando SE in Berlin und für die Zahlungen zuständig",
+                 "Ausbildung", "Informatik an der Technischen Universität München"):
+        document.add_paragraph(line)
+    out = io.BytesIO()
+    document.save(out)
+
+    resume = upload(client, out.getvalue(), "lebenslauf.docx").get_json()["data"]["resume"]
+
+    assert resume["contentJson"]["language"] == "de"

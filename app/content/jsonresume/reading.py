@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.content import normalise
+from app.content import language, normalise
 from app.content.jsonresume.terms import (
     BASICS, DATE, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FILE_META, LOCATION, MAPS, PROFILE,
     SECTION_KEYS, TOP_LEVEL, NotJsonResume, empty,
 )
 from app.content.jsonresume.validation import validated
-from app.content.sections import BODY_SECTIONS, SECTIONS
+from app.content.sections import BODY_SECTIONS, SECTIONS, TITLED
 
 
 def _text(value: Any) -> str | None:
@@ -181,8 +181,32 @@ def _read_meta(meta: Any, reader: _Reader) -> dict:
     """The file's ``meta``: our extension is read, ``version``/``lastModified`` ignored, the rest reported."""
     if reader.of_type(meta, dict, "meta") is None:
         return {}
-    reader.unknown(meta, {*FILE_META, EXTENSION}, "meta")
+    reader.unknown(meta, {*FILE_META, "language", EXTENSION}, "meta")
     return _extension(meta.get(EXTENSION), f"meta.{EXTENSION}", reader, EXTENSION_META)
+
+
+def _read_language(meta: Any, reader: _Reader) -> str:
+    """``meta.language`` (a BCP 47 tag: "zh-CN", "pt-BR") as one of our languages; another is dropped."""
+    tag = meta.get("language") if isinstance(meta, dict) else None
+    if empty(tag):
+        return ""
+    found = language.from_tag(tag)
+    if found is None:
+        reader.drop("meta.language")
+    return found or ""
+
+
+def _read_titles(value: Any, reader: _Reader) -> dict:
+    """Our ``sectionTitles`` (renamed headings) from the extension; an unknown section or a title that
+    is not text of at most 100 characters is dropped."""
+    path = f"meta.{EXTENSION}.sectionTitles"
+    titles: dict = {}
+    for key, title in (reader.of_type(value, dict, path) or {}).items():
+        if key in TITLED and isinstance(title, str) and 0 < len(title.strip()) <= 100:
+            titles[key] = title.strip()
+        elif not empty(title):
+            reader.drop(f"{path}.{key}")
+    return titles
 
 
 def _read_custom_sections(value: Any, reader: _Reader) -> list[dict]:
@@ -243,6 +267,10 @@ def to_content(document: Any) -> tuple[dict, list[str]]:
     extension = _read_meta(document.get("meta"), reader)
     content["customSections"] = _read_custom_sections(extension.get("customSections"), reader)
     content["sectionOrder"] = _read_order(extension.get("sectionOrder"), reader)
+    content["language"] = _read_language(document.get("meta"), reader)
+    if extension.get("languageSet") is False:  # our export of a resume that had none set
+        content["language"] = ""
+    content["sectionTitles"] = _read_titles(extension.get("sectionTitles"), reader)
     content = validated(content, reader)
     normalised = normalise.normalise_content(content)
     for entry in [*normalised["projects"], *normalised["customSections"]]:

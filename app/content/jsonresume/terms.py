@@ -16,7 +16,8 @@ SECTION_KEYS = ("basics", "work", "volunteer", "education", "awards", "certifica
                 "skills", "languages", "interests", "references", "projects")
 TOP_LEVEL = ("$schema", *SECTION_KEYS, "meta")
 FILE_META = ("version", "lastModified")        # meta keys a new export writes anew: not reported
-EXTENSION_META = ("title", "sectionOrder", "customSections", "sectionsVisibility")
+EXTENSION_META = ("title", "sectionOrder", "customSections", "sectionsVisibility", "sectionTitles",
+                  "languageSet")
 
 # (JSON Resume section, our section, [(their field, our field, kind)]) for the list sections read
 # field by field; kind: "text", "date" (to YYYY-MM), "list" (of strings), "place" (text or a location).

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from app.content import normalise
+from app.content import language, normalise
 from app.content.jsonresume.terms import EXTENSION, SCHEMA_URL, SCHEMA_VERSION, empty
 
 
@@ -63,7 +63,11 @@ def from_content(content: dict | None, title: str, *, visible: dict | None = Non
             for s in c["customSections"]]
     if visible is not None:
         extension["sectionsVisibility"] = normalise.normalise_visibility(visible)
-    meta: dict = {"version": SCHEMA_VERSION}
+    if c["sectionTitles"]:
+        extension["sectionTitles"] = c["sectionTitles"]
+    if not c["language"]:  # meta.language is the one its text is in: our importer leaves it unset again
+        extension["languageSet"] = False
+    meta: dict = {"version": SCHEMA_VERSION, "language": language.of(c)}
     if last_modified is not None:
         meta["lastModified"] = last_modified.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
     meta[EXTENSION] = _compact(extension)

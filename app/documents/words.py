@@ -1,0 +1,129 @@
+"""The words a resume's documents print of their own, in the resume's language.
+
+A template writes its headings and small words in English ("Experience", " at ", "Courses:",
+"Mar 2019 – Present"). A resume in another language (``app.content.language``) prints them in its
+own: ``heading`` gives a section's heading (the user's own name for it first, then the template's
+words in English, or this table's in another language), ``word`` a small word, ``month`` and
+``period`` the dates. The templates call them (``templating.py``); DOCX and TXT use the same.
+
+Each language's headings are the ones its job sites and resume guides use (a Simplified Chinese
+resume has 工作经历 and 教育背景, a German one Berufserfahrung and Ausbildung). In English a template
+keeps its own words ("Selected Projects", "Honours and Awards").
+"""
+from __future__ import annotations
+
+import re
+
+from app.content.language import DEFAULT
+
+_KEYS = ("summary", "workExperience", "education", "skills", "projects", "languages", "certificates",
+         "awards", "volunteer", "publications", "interests", "references", "contact")
+_WORDS = ("at", "Present", "Courses", "Technologies", "Stack", "Score")
+
+
+def _table(headings: str, words: str) -> tuple[dict[str, str], dict[str, str]]:
+    return dict(zip(_KEYS, headings.split("|"), strict=True)), dict(zip(_WORDS, words.split("|"), strict=True))
+
+
+HEADINGS, WORDS = {}, {}
+for _language, _headings, _words in (
+    ("en", "Profile|Experience|Education|Skills|Projects|Languages|Certificates|Awards|Volunteering|"
+           "Publications|Interests|References|Contact", " at |Present|Courses|Technologies|Stack|Score"),
+    ("zh-Hans", "个人简介|工作经历|教育背景|专业技能|项目经历|语言能力|证书|荣誉奖项|志愿经历|出版物|兴趣爱好|推荐人|联系方式",
+     " · |至今|主修课程|技术栈|技术栈|成绩"),
+    ("zh-Hant", "個人簡介|工作經歷|教育背景|專業技能|專案經歷|語言能力|證照|榮譽獎項|志工經歷|出版著作|興趣|推薦人|聯絡方式",
+     " · |至今|主修課程|技術|技術|成績"),
+    ("ja", "概要|職務経歴|学歴|スキル|プロジェクト|語学|資格|受賞歴|ボランティア活動|著作・論文|趣味・関心|推薦者|連絡先",
+     "・|現在|履修科目|使用技術|使用技術|成績"),
+    ("ko", "자기소개|경력|학력|기술|프로젝트|어학|자격증|수상 경력|봉사 활동|출판물|관심 분야|추천인|연락처",
+     " · |현재|수강 과목|기술 스택|기술 스택|학점"),
+    ("es", "Perfil|Experiencia|Educación|Habilidades|Proyectos|Idiomas|Certificaciones|Premios|Voluntariado|"
+           "Publicaciones|Intereses|Referencias|Contacto", " en |Actualidad|Cursos|Tecnologías|Tecnologías|Nota"),
+    ("fr", "Profil|Expérience professionnelle|Formation|Compétences|Projets|Langues|Certifications|Distinctions|"
+           "Bénévolat|Publications|Centres d’intérêt|Références|Contact",
+     " chez |Aujourd’hui|Cours|Technologies|Technologies|Mention"),
+    ("de", "Profil|Berufserfahrung|Ausbildung|Kenntnisse|Projekte|Sprachen|Zertifikate|Auszeichnungen|Ehrenamt|"
+           "Veröffentlichungen|Interessen|Referenzen|Kontakt", " bei |heute|Kurse|Technologien|Technologien|Note"),
+    ("pt", "Perfil|Experiência profissional|Formação|Competências|Projetos|Idiomas|Certificações|Prêmios|"
+           "Voluntariado|Publicações|Interesses|Referências|Contato",
+     " em |Atual|Disciplinas|Tecnologias|Tecnologias|Nota"),
+    ("ru", "О себе|Опыт работы|Образование|Навыки|Проекты|Языки|Сертификаты|Награды|Волонтёрство|Публикации|"
+           "Интересы|Рекомендации|Контакты", ", |настоящее время|Курсы|Технологии|Технологии|Средний балл"),
+    ("ar", "نبذة|الخبرة العملية|التعليم|المهارات|المشاريع|اللغات|الشهادات|الجوائز|العمل التطوعي|"
+           "المنشورات|الاهتمامات|المراجع|التواصل", " في |حتى الآن|المقررات|التقنيات|التقنيات|المعدل"),
+    ("hi", "सारांश|कार्य अनुभव|शिक्षा|कौशल|परियोजनाएँ|भाषाएँ|प्रमाणपत्र|पुरस्कार|स्वयंसेवा|प्रकाशन|रुचियाँ|"
+           "संदर्भ|संपर्क",
+     ", |वर्तमान|पाठ्यक्रम|तकनीकें|तकनीकें|अंक"),
+    ("he", "תקציר|ניסיון תעסוקתי|השכלה|כישורים|פרויקטים|שפות|תעודות|פרסים|התנדבות|פרסומים|תחומי עניין|ממליצים|"
+           "פרטי קשר", " ב־|היום|קורסים|טכנולוגיות|טכנולוגיות|ציון"),
+):
+    HEADINGS[_language], WORDS[_language] = _table(_headings, _words)
+
+_MONTHS = {
+    "en": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
+    "es": "ene feb mar abr may jun jul ago sept oct nov dic",
+    "fr": "janv. févr. mars avr. mai juin juil. août sept. oct. nov. déc.",
+    "de": "Jan. Feb. März Apr. Mai Juni Juli Aug. Sept. Okt. Nov. Dez.",
+    "pt": "jan fev mar abr mai jun jul ago set out nov dez",
+    "ru": "янв. февр. март апр. май июнь июль авг. сент. окт. нояб. дек.",
+    "ar": "يناير فبراير مارس أبريل مايو يونيو يوليو أغسطس سبتمبر أكتوبر نوفمبر ديسمبر",
+    "hi": "जन॰ फ़र॰ मार्च अप्रैल मई जून जुल॰ अग॰ सित॰ अक्तू॰ नव॰ दिस॰",
+    "he": "ינו׳ פבר׳ מרץ אפר׳ מאי יוני יולי אוג׳ ספט׳ אוק׳ נוב׳ דצמ׳",
+}
+_NUMERIC_MONTHS = {"zh-Hans": "{y}年{m}月", "zh-Hant": "{y}年{m}月", "ja": "{y}年{m}月", "ko": "{y}년 {m}월"}
+_YEAR_MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+
+
+def _language(language: str | None) -> str:
+    return language if language in HEADINGS else DEFAULT
+
+
+def heading(key: str, default: str, language: str | None, titles: dict | None = None,
+            default_language: str = DEFAULT) -> str:
+    """A section's heading: the user's name for it, else ``default`` (the template's own words, in
+    ``default_language``) when the resume is in that language, else the language's usual heading
+    (``default`` for a key this table lacks)."""
+    own = (titles or {}).get(key)
+    if own:
+        return own
+    language = _language(language)
+    if language == default_language:
+        return default
+    return HEADINGS[language].get(key, default)
+
+
+def word(text: str, language: str | None) -> str:
+    """One of the small words a template prints (``_WORDS``), in ``language``; the spaces around it and
+    a colon after it are kept ("Courses:" -> "主修课程："). Other text is returned as it is."""
+    language = _language(language)
+    core = text.strip()
+    colon = core.endswith(":")
+    core = core.rstrip(":").strip()
+    if core not in WORDS[DEFAULT] or language == DEFAULT:
+        return text
+    translated = WORDS[language][core]
+    if core == "at":
+        return translated
+    lead = text[: len(text) - len(text.lstrip())]
+    tail = text[len(text.rstrip()):]
+    return lead + translated + (("：" if language in _NUMERIC_MONTHS else ":") if colon else "") + tail
+
+
+def month(text: str, language: str | None) -> str:
+    """``"2021-03"`` as "Mar 2021" in ``language`` ("2021年3月", "mars 2021"); other text as given."""
+    match = _YEAR_MONTH.match(text)
+    if not match:
+        return text
+    language = _language(language)
+    year, number = match.group(1), int(match.group(2))
+    if language in _NUMERIC_MONTHS:
+        return _NUMERIC_MONTHS[language].format(y=year, m=number)
+    return f"{_MONTHS.get(language, _MONTHS[DEFAULT]).split()[number - 1]} {year}"
+
+
+def period(start: str, end: str, language: str | None) -> str:
+    """A date range, an empty end being the present: "Mar 2021 – Present", "2021年3月 – 至今"."""
+    start, end = month(start, language), month(end, language)
+    if start:
+        return f"{start} – {end or WORDS[_language(language)]['Present']}"
+    return end
