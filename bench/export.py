@@ -1,6 +1,6 @@
 """Bench of exports: prints speed ratios against baselines measured in the same run.
 
-    .venv/bin/python bench/export.py [--runs 15] [--language en|zh]
+    .venv/bin/python bench/export.py [--runs 15] [--language en|zh|ar|hi]
 
 For a two-page resume (checked: the PDF has two pages):
 1. PDF: the median time of ``POST /api/resumes/<id>/export`` with format pdf
@@ -12,7 +12,9 @@ For a two-page resume (checked: the PDF has two pages):
    document with the DOCX renderer called directly. Goal: at most 1.5.
 
 ``--language zh`` uses a Chinese resume with Latin terms mixed in, which takes the
-fallback fonts and the CJK line breaking (issue 13's rules).
+fallback fonts and the CJK line breaking (issue 13's rules); ``--language ar`` an Arabic one (right to
+left, joined letters) and ``--language hi`` a Hindi one (Devanagari shaped by HarfBuzz), each with
+Latin terms and numbers inside.
 
 The app runs in-process on its embedded default (a temporary SQLite file, the
 in-process RQ worker, files in a temporary directory). See docs/bench.md.
@@ -75,7 +77,47 @@ TWO_PAGES_ZH = {
                   "url": f"https://example.com/p{i}", "highlights": SENTENCES_ZH[i + 1:i + 3],
                   "startDate": "2020-01", "endDate": "2021-01"} for i in range(3)],
 }
-CONTENT = {"en": TWO_PAGES, "zh": TWO_PAGES_ZH}
+SENTENCES_AR = [
+    "قدت فريقاً من ستة مهندسين لإعادة بناء منصة الدفع باستخدام Python و PostgreSQL، فتضاعف الأداء ثلاث مرات.",
+    "صممت نظاماً لجدولة المهام يعالج أكثر من عشرين مليون مهمة يومياً بدقة عالية.",
+    "نقلت قاعدة البيانات من MySQL إلى PostgreSQL دون توقف للخدمة خلال عام 2021.",
+    "أنشأت خط تسليم مستمر على Kubernetes فقصرت دورة الإصدار من أسبوعين إلى يوم واحد.",
+    "عملت مع فرق المنتج والعمليات على تحليل المتطلبات وتسليم أكثر من عشر ميزات أساسية.",
+    "كتبت وثائق تقنية ومواد تدريب داخلية ودربت خمسة مهندسين جدد.",
+]
+SENTENCES_HI = [
+    "छह इंजीनियरों की टीम का नेतृत्व किया और Python तथा PostgreSQL से भुगतान मंच को फिर से बनाया, "
+    "जिससे प्रदर्शन तीन गुना हुआ।",
+    "प्रतिदिन दो करोड़ से अधिक कार्यों को संभालने वाली वितरित कार्य-निर्धारण प्रणाली की रूपरेखा तैयार की।",
+    "2021 में बिना सेवा रोके डेटाबेस को MySQL से PostgreSQL में स्थानांतरित किया।",
+    "Kubernetes पर निरंतर डिलीवरी पाइपलाइन बनाई और रिलीज़ चक्र दो सप्ताह से घटाकर एक दिन किया।",
+    "उत्पाद और संचालन टीमों के साथ मिलकर दस से अधिक मुख्य सुविधाओं की आवश्यकताओं का विश्लेषण किया।",
+    "तकनीकी दस्तावेज़ और आंतरिक प्रशिक्षण सामग्री लिखी तथा पाँच नए इंजीनियरों को प्रशिक्षित किया।",
+]
+
+
+def two_pages(name: str, address: str, company: str, position: str, school: str, degree: str,
+              sentences: list[str], jobs: int = 5) -> dict:
+    """A two-page resume in one language, shaped like TWO_PAGES_ZH."""
+    return {
+        "personalInfo": {"name": name, "email": "candidate@example.com", "phone": "+1 555 0100",
+                         "address": address, "summary": " ".join(sentences[:3])},
+        "workExperience": [{"company": f"{company} {i + 1}", "position": position,
+                            "startDate": f"{2010 + i}-01", "endDate": "" if i == 0 else f"{2011 + i}-06",
+                            "description": "\n".join(sentences[i % 3:i % 3 + 4])} for i in range(jobs)],
+        "education": [{"school": school, "degree": degree, "startDate": "2002-09", "endDate": "2006-06"}],
+        "skills": SKILLS[:10],
+        "projects": [{"name": f"{company} {i}", "description": sentences[i], "technologies": SKILLS[i:i + 3],
+                      "url": f"https://example.com/p{i}", "highlights": sentences[i + 1:i + 3],
+                      "startDate": "2020-01", "endDate": "2021-01"} for i in range(3)],
+    }
+
+
+CONTENT = {"en": TWO_PAGES, "zh": TWO_PAGES_ZH,
+           "ar": two_pages("ليلى حداد", "عمّان، الأردن", "شركة النجم للتقنية", "مهندسة برمجيات أولى",
+                           "الجامعة الأردنية", "ماجستير علوم الحاسوب", SENTENCES_AR),
+           "hi": two_pages("प्रिया शर्मा", "बेंगलुरु, कर्नाटक", "तारा प्रौद्योगिकी", "वरिष्ठ सॉफ़्टवेयर इंजीनियर",
+                           "भारतीय प्रौद्योगिकी संस्थान दिल्ली", "कंप्यूटर विज्ञान में स्नातकोत्तर", SENTENCES_HI)}
 
 
 def timed(fn) -> float:
@@ -88,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="measured runs of each of the four (default 15)")
     parser.add_argument("--language", choices=sorted(CONTENT), default="en",
-                        help="the resume's language (zh: Chinese with Latin terms; default en)")
+                        help="the resume's language (zh, ar, hi: with Latin terms; default en)")
     args = parser.parse_args(argv)
     if not 3 <= args.runs <= 500:
         parser.error("--runs must be in [3, 500]")

@@ -21,6 +21,7 @@ DEFERRED_IMPORTS = {
     ("app.documents", "app.documents.pdf"): "xhtml2pdf takes ~0.35 s to import; only the export jobs need it",
     ("app.documents", "app.documents.docx"): "python-docx is loaded by the jobs that write a DOCX only",
     ("app.documents", "app.documents.text"): "with its siblings: each renderer is loaded on first use",
+    ("app.documents", "app.documents.webfonts"): "with its siblings: the HTML export's fonts (fontTools) on use",
     ("app.integrations.storage", "app.integrations.s3"): "boto3 is imported only by apps that store in S3",
 }
 LIBRARIES = ("app.content", "app.content.jsonresume", "app.content.cleaning", "app.documents",

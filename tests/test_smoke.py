@@ -50,7 +50,7 @@ def test_the_smoke_script_walks_the_whole_journey_with_the_standard_library_only
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"smoke: 7 steps passed against {base_url}" in result.stdout
-    assert "exported a PDF with Chinese text through the worker" in result.stdout
+    assert "exported a PDF with Chinese, Arabic and Hindi through the worker" in result.stdout
 
 
 def test_the_smoke_script_says_what_it_waited_for_and_exits_1_when_nothing_answers():

@@ -6,8 +6,9 @@ document's bytes or raises ``DocumentError``. Every document format
 section is absent) and renders any script, Chinese included.
 
 - ``html``: ``templating.render_document``: the template with its CSS inline,
-  the accent, the page options as ``@page`` and the photo as a ``data:`` URI;
-  nothing in it is fetched from anywhere (UTF-8).
+  the accent, the page options as ``@page``, the photo as a ``data:`` URI, and
+  the fallback fonts its text needs as ``data:`` URIs (``webfonts.py``); nothing
+  in it is fetched from anywhere (UTF-8).
 - ``pdf`` (``pdf.py``): xhtml2pdf draws that same HTML, with a resource policy
   that lets it read only the fallback fonts and the ``data:`` photo.
 - ``docx`` (``docx.py``) and ``txt`` (``text.py``) are laid out from the
@@ -55,7 +56,8 @@ def render(fmt: str, source: Source, options: Options = Options(), photo: Photo 
     # The renderers are imported on use: xhtml2pdf alone takes ~0.35 s to import, three times the
     # whole app's start-up, and only the export jobs need it.
     if fmt == "html":
-        return html_document(source, options, photo).encode("utf-8")
+        from app.documents import webfonts  # the fonts its text needs, inside the file
+        return webfonts.inline_css(html_document(source, options, photo)).encode("utf-8")
     if fmt == "json":
         return jsonresume.document_bytes(source.content, source.title, visible=source.visible)
     if fmt == "txt":

@@ -151,22 +151,25 @@ def font_dir() -> Path:
     return used
 
 
-def cut_name(face: Face, codes: frozenset[int]) -> str:
-    key = hashlib.sha256(f"{face.stem}|{face.region}|{face.shaped}|{_source_digest(face)}|".encode()
+def cut_name(face: Face, codes: frozenset[int], layout: bool) -> str:
+    key = hashlib.sha256(f"{face.stem}|{face.region}|{layout}|{_source_digest(face)}|".encode()
                          + ",".join(map(str, sorted(codes))).encode()).hexdigest()
     return f"{face.stem}-{key[:20]}.ttf"
 
 
-def cut(face: Face, codes: frozenset[int]) -> Path:
-    """A TrueType font of ``face`` holding the glyphs of ``codes``, from the disk cache or cut now."""
+def cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> Path:
+    """A TrueType font of ``face`` holding the glyphs of ``codes``, from the disk cache or cut now.
+    ``layout``: keep the GSUB and GPOS rules (by default for the faces ``shaping.py`` shapes; a browser
+    needs them for every script that joins or stacks)."""
+    layout = face.shaped if layout is None else layout
     directory = font_dir()
-    path = directory / cut_name(face, codes)
+    path = directory / cut_name(face, codes, layout)
     try:
         os.utime(path)  # a use: the pruning removes the least recently used first
         return path
     except FileNotFoundError:
         pass
-    data = make_cut(face, codes)
+    data = make_cut(face, codes, layout)
     partial = path.with_suffix(f".{os.getpid()}.partial")
     partial.write_bytes(data)
     os.replace(partial, path)
@@ -174,7 +177,7 @@ def cut(face: Face, codes: frozenset[int]) -> Path:
     return path
 
 
-def make_cut(face: Face, codes: frozenset[int]) -> bytes:
+def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> bytes:
     """The cut's bytes (see the module's docstring)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
@@ -183,7 +186,7 @@ def make_cut(face: Face, codes: frozenset[int]) -> bytes:
     cmap = font.getBestCmap()
     wanted = sorted(code for code in codes if code in cmap)
     options = subset.Options()
-    options.layout_features = ["*"] if face.shaped else []
+    options.layout_features = ["*"] if (face.shaped if layout is None else layout) else []
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True

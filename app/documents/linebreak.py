@@ -14,7 +14,8 @@ algorithm (UAX #14) that covers Chinese, Japanese and Korean mixed with Latin:
 - never before a closing mark (``CANNOT_START``: 。，、）》」! ...) nor after an
   opening one (``CANNOT_END``: （《「 ...); the character before a closing
   mark comes down with it instead of hanging it in the margin;
-- not inside a Latin word or number, nor at a no-break space;
+- not inside a Latin word or number, nor at a no-break space, nor between a number and the
+  character before or after it ("2019年3月" never ends a line at "2019年3");
 - a piece with no break that is wider than the line (a URL, an e-mail) is cut
   after the last ``/ . - @ ? & = _`` that fits, else at the last character
   that fits;
@@ -55,6 +56,8 @@ def break_allowed(before: str, after: str) -> bool:
         return False
     if before in BREAKING_SPACES:
         return True
+    if (before.isdigit() and _wide(after)) or (_wide(before) and after.isdigit()):
+        return False  # a number keeps to its counter and its neighbours: "2019年11月", "从68毫秒"
     return _wide(before) or _wide(after)
 
 
@@ -120,6 +123,17 @@ def split_units(units, max_widths, calc_bounds: bool):
     return engine.ParaLines(kind=1, lines=lines)
 
 
+def _marker(frag, encoding):
+    """A frag without text (an image, an inline box's edge) as a unit: an inline box's edge takes
+    the room of its padding and border (``advance``), which the engine draws but ``cjkU`` does not
+    count, so a line ending in a padded label once ran past the column's edge."""
+    unit = engine.cjkU("", frag, encoding)
+    callback = getattr(frag, "cbDefn", None)
+    if callback is not None and not getattr(callback, "width", 0):
+        unit._width = getattr(callback, "advance", 0) + getattr(callback, "reserve", 0)
+    return unit
+
+
 def break_lines(self, width):
     """``Paragraph.breakLinesCJK`` with the rules above."""
     max_widths = list(width) if isinstance(width, (list, tuple)) else [width]
@@ -134,7 +148,7 @@ def break_lines(self, width):
         if text:
             units.extend(engine.cjkU(char, frag, self.encoding) for char in text)
         else:
-            units.append(engine.cjkU(text, frag, self.encoding))
+            units.append(_marker(frag, self.encoding))
     return split_units(units, max_widths, auto_leading not in {"", "off"})
 
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import re
 import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -44,7 +43,7 @@ from urllib.parse import unquote, urlsplit
 from xhtml2pdf import pisa
 from xhtml2pdf.config.resources import ResourceAccessPolicy
 
-from app.documents import fonts, linebreak, scripts, shaping
+from app.documents import faces, fonts, linebreak, scripts, shaping
 from app.documents.options import DocumentError
 from app.documents.templating import PHOTO_URI
 
@@ -53,74 +52,17 @@ FONT_SUFFIXES = (".ttf",)
 REFUSED = "data:,"
 RENDERING = threading.Lock()
 
-# The CJK region a document's language names (BCP 47: its language, then its script or region).
-_CJK_LANGUAGES = {"zh-hans": "SC", "zh-cn": "SC", "zh-sg": "SC", "zh-my": "SC", "zh-hant": "TC",
-                  "zh-tw": "TC", "zh-hk": "HK", "zh-mo": "HK", "zh": "SC", "ja": "JP", "ko": "KR"}
-_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
-
-
-def cjk_region(chars: set[str] | str, language: str | None = None) -> str:
-    """The regional cut of Noto Sans CJK for a document: its language decides, then its text (kana:
-    Japanese; Hangul: Korean; else the ideographs only one of GB 2312 and Big5 has: Simplified
-    or Traditional Chinese, Simplified when they tie)."""
-    tag = (language or "").strip().lower().replace("_", "-")
-    for prefix in (tag, "-".join(tag.split("-")[:2]), tag.split("-")[0]):
-        if prefix in _CJK_LANGUAGES:
-            return _CJK_LANGUAGES[prefix]
-    text = "".join(chars)
-    if _KANA.search(text):
-        return "JP"
-    if _HANGUL.search(text):
-        return "KR"
-    simplified = traditional = 0
-    for char in set(text):
-        gb, big5 = _encodes(char, "gb2312"), _encodes(char, "big5")
-        simplified += gb and not big5
-        traditional += big5 and not gb
-    return "TC" if traditional > simplified else "SC"
-
-
-def _encodes(char: str, codec: str) -> bool:
-    try:
-        char.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-_LANGUAGE = re.compile(r"<html\b[^>]*?\blang=[\"']([^\"']+)", re.IGNORECASE)
-_LAM_ALEF = "".join(map(chr, range(0xFEF5, 0xFEFD)))
-
-
-def _drawn(kind: str, chars: set[str]) -> set[str]:
-    """The characters a kind of run is drawn with: Arabic is drawn in its presentation forms
-    (xhtml2pdf joins the letters with arabic_reshaper), so each letter brings its four."""
-    if kind != "arabic":
-        return chars
-    from arabic_reshaper.letters import LETTERS_ARABIC
-    forms = set(chars) | set(_LAM_ALEF)
-    for char in chars:
-        forms.update(form for form in LETTERS_ARABIC.get(char, ()) if form)
-    return forms
-
-
-def families(marks: scripts.Marks, serif: bool, language: str | None = None) -> dict[str, str]:
-    """The fallback family of each kind of run the document holds."""
-    named = {scripts.LATIN: fonts.SERIF if serif else fonts.SANS, "arabic": fonts.ARABIC,
-             "hebrew": fonts.HEBREW, "devanagari": fonts.DEVANAGARI, "tamil": fonts.TAMIL,
-             "thai": fonts.THAI}
-    if scripts.CJK in marks.chars:
-        named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], language)]
-    return {kind: named[kind] for kind in marks.kinds}
+# xhtml2pdf warns on every document about CSS it does not implement and about our @page
+# override; those lines would bury the log. Its errors still show (and fail the render).
+logging.getLogger("xhtml2pdf").setLevel(logging.ERROR)
 
 
 def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> str:
     """The faces the marked runs need, each cut to their characters, and the rules that set each
     kind of run in its family; after the template CSS and !important, so they win."""
     rules = []
-    for kind, family in sorted(families(marks, serif, language).items()):
-        codes = frozenset(map(ord, _drawn(kind, marks.chars[kind])))
+    for kind, family in sorted(faces.families(marks, serif, language).items()):
+        codes = frozenset(map(ord, faces.drawn(kind, marks.chars[kind])))
         for bold in (False, True):
             path = fonts.cut(fonts.face(family, bold), codes)
             weight = "bold" if bold else "normal"
@@ -133,45 +75,10 @@ def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> 
     return "\n".join(rules) + "\n"
 
 
-def missing_glyphs(html: str) -> dict[str, str]:
-    """The characters of a document that its fallback faces have no glyph for, by family (empty when
-    every character is drawn): the check made where the renderer picks each run's font. Text in the
-    built-in fonts is Windows-1252, which they draw, by construction (``scripts.drawable``)."""
-    from fontTools.ttLib import TTFont
-
-    _html, marks = scripts.mark_runs(html)
-    head = html.partition("</head>")[0]
-    language = _LANGUAGE.search(head)
-    missing = {}
-    for kind, family in families(marks, serif_template(head), language.group(1) if language else None).items():
-        chars = marks.chars[kind]
-        cmap = TTFont(str(fonts.cut(fonts.face(family, False), frozenset(map(ord, _drawn(kind, chars)))))).getBestCmap()
-        lacking = "".join(sorted(char for char in chars if ord(char) not in cmap and not char.isspace()
-                                 and char not in "\u200c\u200d"))
-        if lacking:
-            missing[family] = lacking
-    return missing
-
-
 WRAP_CSS = f".{scripts.CJK_WRAP_CLASS} {{ -pdf-word-wrap: CJK; }}\n"
-
-
-_BODY_FONT = re.compile(r"(?:^|[\s,}])(?:body|html|\*)\s*\{[^}]*?font-family\s*:\s*([^;}]+)", re.IGNORECASE)
-_SERIF = re.compile(r"\b(times|georgia|garamond|palatino|cambria|baskerville|book antiqua|serif)\b", re.IGNORECASE)
-
-
-def serif_template(html: str) -> bool:
-    """Whether the document's body text is in a serif family (the last body rule of its styles says)."""
-    families = _BODY_FONT.findall(html.partition("</head>")[0])
-    if not families:
-        return False
-    family = families[-1].lower().replace("sans-serif", "")
-    return bool(_SERIF.search(family)) and "sans" not in family
-
-
-# xhtml2pdf warns on every document about CSS it does not implement and about our @page
-# override; those lines would bury the log. Its errors still show (and fail the render).
-logging.getLogger("xhtml2pdf").setLevel(logging.ERROR)
+# Letters that join (Arabic) or stack (Devanagari, Tamil, Thai) are never spaced apart: xhtml2pdf spaces
+# a whole paragraph by its block's letter-spacing (a heading's), so the block is unspaced.
+JOINED_CSS = f".{scripts.JOINED_CLASS} {{ letter-spacing: 0 !important; }}\n"
 
 
 def font_path(uri: str) -> Path | None:
@@ -210,10 +117,9 @@ def with_fallback_font(html: str) -> str:
     head, marker, rest = html.partition("</head>")
     if not marker:
         raise DocumentError("the document has no head to add the font to")
-    css = WRAP_CSS if marks.wrapped else ""
+    css = (WRAP_CSS if marks.wrapped else "") + (JOINED_CSS if marks.joined else "")
     if marks.kinds:
-        language = _LANGUAGE.search(head)
-        css = font_css(marks, serif_template(head), language.group(1) if language else None) + css
+        css = font_css(marks, faces.serif_template(head), faces.language_of(head)) + css
     return f"{head}<style>\n{css}</style>\n{marker}{rest}"
 
 

@@ -39,6 +39,7 @@ from html.parser import HTMLParser
 LATIN = "latin"
 CJK = "cjk"
 CJK_WRAP_CLASS = "pdf-cjk-wrap"  # a block holding CJK text: CJK line breaking
+JOINED_CLASS = "pdf-joined"  # a block holding letters that join or stack: no letter spacing
 
 _CJK = (
     "\u1100-\u11ff"  # Hangul jamo
@@ -50,6 +51,10 @@ _CJK = (
     "\uff00-\uffef"  # halfwidth and fullwidth forms
 )
 _JOINERS = "\u200c\u200d"  # ZWNJ and ZWJ belong to the run they sit in
+# What a run of a script takes in between its words: spaces, digits and common punctuation, which every
+# face of SCRIPTS draws. One run is one frag, which the bidirectional algorithm orders as a whole: split
+# into frags around "2010 –", an Arabic date lost its spaces ("يناير2010 –حتى الآن").
+_BETWEEN = " \u00a00-9.,:;\\-\u2013\u2014()/%+'\"!?"
 # The scripts with a face of their own, by the blocks of their letters, marks and signs.
 SCRIPTS = {
     "arabic": "\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufefe",
@@ -60,6 +65,7 @@ SCRIPTS = {
 }
 KINDS = (CJK, *SCRIPTS, LATIN)
 RIGHT_TO_LEFT = frozenset({"arabic", "hebrew"})
+JOINED = frozenset({"arabic", "devanagari", "tamil", "thai"})
 CJK_RUN = re.compile(f"[{_CJK}]+")
 CJK_CLASS = f"pdf-{CJK}"
 LATIN_CLASS = f"pdf-{LATIN}"
@@ -67,7 +73,8 @@ LONG_PIECE = re.compile(r"[^\s\u3000]{25,}")
 _WORD = f"[^\\W_{_CJK}{''.join(SCRIPTS.values())}]+"  # letters and digits of no script above
 _TOKEN = re.compile(
     f"(?P<{CJK}>[{_CJK}]+)|"
-    + "".join(f"(?P<{name}>[{chars}{_JOINERS}]+(?:[ \u00a0]+[{chars}{_JOINERS}]+)*)|"
+    + "".join(f"(?P<{name}>[{chars}{_JOINERS}]+(?:[{_BETWEEN}]+[{chars}{_JOINERS}]+)*"
+              f"(?:[{_BETWEEN}]*[0-9.,:;!?%)])?)|"
               for name, chars in SCRIPTS.items())
     + f"(?P<word>{_WORD}(?:['\u2019]{_WORD})*)|(?P<other>.)", re.DOTALL)
 
@@ -127,6 +134,7 @@ class Marks:
     """What ``mark_runs`` found: the characters of each kind of run, the blocks set for CJK breaking."""
     chars: dict[str, set[str]] = field(default_factory=dict)
     wrapped: bool = False
+    joined: bool = False
     right_to_left: bool = False
 
     @property
@@ -144,6 +152,7 @@ class _Marker(HTMLParser):
         self.stack: list[tuple[str, int]] = []  # open elements: (tag, index of its start tag in out)
         self.starts: dict[int, tuple[str, list]] = {}  # index in out -> (tag, attrs) of each start tag
         self.wrapped: set[int] = set()  # blocks set for CJK line breaking
+        self.joined: set[int] = set()  # blocks holding letters that join or stack
         self.directed: dict[int, bool] = {}  # blocks whose direction their first letter decided
         self.in_body = False
         self.raw = False
@@ -197,6 +206,8 @@ class _Marker(HTMLParser):
                 pieces.append(f'<span class="{class_of(kind)}">{escape(piece, quote=False)}</span>')
                 if kind == CJK:
                     self._mark(self.wrapped)
+                elif kind in JOINED:
+                    self._mark(self.joined)
             else:
                 pieces.append(escape(piece, quote=False))
         self.out.append("".join(pieces))
@@ -218,13 +229,15 @@ class _Marker(HTMLParser):
             self.directed.setdefault(index, right_to_left)
 
     def result(self) -> str:
-        for index in sorted(self.wrapped | set(self.directed)):
+        for index in sorted(self.wrapped | self.joined | set(self.directed)):
             tag, attrs = self.starts[index]
-            classes = [CJK_WRAP_CLASS] if index in self.wrapped else []
+            classes = ([CJK_WRAP_CLASS] if index in self.wrapped else []) + (
+                [JOINED_CLASS] if index in self.joined else [])
             rtl = self.directed.get(index) and tag != "body" and not any(key == "dir" for key, _ in attrs)
             self.out[index] = _start_tag(tag, attrs, classes, {"dir": "rtl"} if rtl else {})
             self.marks.right_to_left |= bool(rtl)
         self.marks.wrapped = bool(self.wrapped)
+        self.marks.joined = bool(self.joined)
         return "".join(self.out)
 
 

@@ -17,6 +17,9 @@ through ``shapeFragWord``; the widths the line breaking measures are then the
 shaped ones. Words in any other face are left alone. Arabic is joined by
 xhtml2pdf itself (presentation forms, ``arabic_reshaper``) and ordered by its
 bidirectional algorithm, so it is not shaped here.
+
+The same wrapper counts each word's letter spacing (CSS ``letter-spacing``) in its width, which the
+engine draws but did not measure.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont, shapeFragWord
 from xhtml2pdf import reportlab_paragraph as engine
+from xhtml2pdf.util import getSize
 
 from app.documents import fonts
 
@@ -84,35 +88,59 @@ def _shaped(word):
 
 
 # The text each private-use code stands for, by face name: ReportLab gives a glyph that no character
-# maps to (a conjunct, a ligature) a code from U+E000 on; the PDF's ToUnicode map names that text
-# instead, so that the text layer (search, copy, an applicant tracking system) reads the word.
-_PRIVATE: dict[bytes, dict[int, str]] = {}
+# maps to (a conjunct, a ligature, a vowel sign's other form) a code from U+E000 on; the PDF's
+# ToUnicode map names that text instead, so that the text layer (search, copy, an applicant tracking
+# system) reads the word. Each cluster HarfBuzz returns is recorded: its private glyphs and the
+# letters they stand for between them (the cluster's text less what its other glyphs draw).
+_PRIVATE: dict[bytes, list[tuple[tuple[int, ...], str]]] = {}
+
+
+def _private(char: str) -> bool:
+    return 0xE000 <= ord(char) <= 0xF8FF
 
 
 def _remember_text(font_name: str, text: str, pieces) -> None:
-    codes = _PRIVATE.setdefault(pdfmetrics.getFont(font_name).face.name, {})
+    clusters = _PRIVATE.setdefault(pdfmetrics.getFont(font_name).face.name, [])
     glyphs = [(char, data.cluster) for _frag, shaped in pieces
               for char, data in zip(shaped, getattr(shaped, "__shapeData__", None) or ())]
     starts = sorted({cluster for _char, cluster in glyphs}) + [len(text)]
-    drawn: dict[int, list[str]] = {}  # the characters each cluster's own glyphs already give
-    for char, cluster in glyphs:
-        if not 0xE000 <= ord(char) <= 0xF8FF:
-            drawn.setdefault(cluster, []).append(char)
-    seen: set[int] = set()
-    for char, cluster in glyphs:
-        if 0xE000 <= ord(char) <= 0xF8FF:
-            rest = text[cluster:next(start for start in starts if start > cluster)]
-            for given in drawn.get(cluster, ()):
-                rest = rest.replace(given, "", 1)
-            codes[ord(char)] = "" if cluster in seen else rest
-            seen.add(cluster)
+    for cluster in sorted({cluster for char, cluster in glyphs if _private(char)}):
+        rest = text[cluster:next(start for start in starts if start > cluster)]
+        for char, at in glyphs:
+            if at == cluster and not _private(char):
+                rest = rest.replace(char, "", 1)
+        clusters.append((tuple(ord(char) for char, at in glyphs if at == cluster and _private(char)), rest))
+
+
+def _texts(clusters: list[tuple[tuple[int, ...], str]]) -> dict[int, str]:
+    """The text of each private code: a glyph alone in a cluster stands for all of the cluster's rest;
+    in a cluster of several, what the others are known to stand for is taken away, and a last
+    unknown one stands for what is left. What stays unknown: the first of its cluster stands for the
+    rest, the others for nothing."""
+    known: dict[int, str] = {codes[0]: rest for codes, rest in clusters if len(codes) == 1}
+    changed = True
+    while changed:
+        changed = False
+        for codes, rest in clusters:
+            unknown = [code for code in codes if code not in known]
+            if len(unknown) == 1:
+                left = rest
+                for code in codes:
+                    if code in known:
+                        left = left.replace(known[code], "", 1)
+                known[unknown[0]] = left
+                changed = True
+    for codes, rest in clusters:
+        for index, code in enumerate(codes):
+            known.setdefault(code, rest if index == 0 else "")
+    return known
 
 
 def _to_unicode_cmap(original):
     @functools.wraps(original)
     def make(fontname, subset):
         face_name = fontname.split("+", 1)[-1].encode("pdfdoc", "replace")
-        texts = next((codes for name, codes in _PRIVATE.items() if face_name.startswith(name)), {})
+        texts = _texts(next((found for name, found in _PRIVATE.items() if face_name.startswith(name)), []))
         cmap = original(fontname, subset)
         for index, code in enumerate(subset):
             if code in texts:
@@ -123,11 +151,35 @@ def _to_unicode_cmap(original):
     return make
 
 
+def _spacing(frag) -> float:
+    """The letter spacing a frag is drawn with (CSS ``letter-spacing``), in points."""
+    value = getattr(frag, "letterSpacing", "normal")
+    if value in ("normal", None, ""):
+        return 0.0
+    return getSize("".join(value) if isinstance(value, (list, tuple)) else str(value), frag.fontSize) or 0.0
+
+
+def _spaced(word):
+    """The word with the room its letter spacing takes: the engine draws every character that much
+    further on (``setCharSpace``) but measured the word without it, so a spaced-out line (Heritage's
+    small-caps name) ran past the right margin."""
+    # Each character, and the space after the word, which is drawn spaced too (a line's last word
+    # counts one space more than it has: a line breaks a little early rather than overrun).
+    pieces = [(frag, text) for frag, text in word[1:] if not hasattr(frag, "cbDefn")]
+    extra = sum(_spacing(frag) * len(text.decode("utf-8") if isinstance(text, bytes) else text)
+                for frag, text in pieces) + (_spacing(pieces[-1][0]) if pieces else 0.0)
+    if not extra:
+        return word
+    spaced = type(word)(word)
+    spaced[0] = word[0] + extra
+    return spaced
+
+
 def _shaping(original):
     @functools.wraps(original)
     def get_frag_words(*args, **kwargs):
         words = original(*args, **kwargs)
-        return [_shaped(word) if _needs_shaping(word) else word for word in words]
+        return [_spaced(_shaped(word) if _needs_shaping(word) else word) for word in words]
     get_frag_words.shapes = True
     return get_frag_words
 

@@ -23,9 +23,13 @@ _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?\s+(?P<{{p}}y1>\d{{{{4}}}})"
 START = _DATE.format(p="s_")
 END = _DATE.format(p="e_")
 _SEPARATOR = r"\s*(?:–|—|-|−|~|～|to|至|到|until|till)\s*"
-PERIOD = re.compile(rf"(?<![\w/])(?:(?:since|from|自)\s+)?(?P<start>{START})"
-                    rf"(?:{_SEPARATOR}(?:(?P<end>{END})|(?P<present>{PRESENT})))?(?![\w/])", re.IGNORECASE)
-MONTH = re.compile(rf"(?<![\w/]){_DATE.format(p='')}(?![\w/])", re.IGNORECASE)
+# A date stands apart from Latin letters, digits and slashes; CJK text may touch it ("工程师2019年11月 –
+# 至今负责"), as a PDF's text runs a table's cells together.
+_BEFORE = r"(?<![0-9A-Za-z\u00c0-\u024f/])"
+_AFTER = r"(?![0-9A-Za-z\u00c0-\u024f/])"
+PERIOD = re.compile(rf"{_BEFORE}(?:(?:since|from|自)\s+)?(?P<start>{START})"
+                    rf"(?:{_SEPARATOR}(?:(?P<end>{END})|(?P<present>{PRESENT})))?{_AFTER}", re.IGNORECASE)
+MONTH = re.compile(rf"{_BEFORE}{_DATE.format(p='')}{_AFTER}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
 from app.common.ratelimit import address_and_token_key, configured, counting_failures, share_password_limit
-from app.documents import templating
+from app.content import language
+from app.documents import templating, webfonts
 from app.errors import ApiError, NotFound, flatten_messages
 from app.extensions import limiter
 from app.pages.views import bp
@@ -53,12 +54,21 @@ def _unlocked(share) -> bool:
     return value == shares.access_key(share)
 
 
-def _render(share, *, error: str | None = None, status: int = 200, thanked: str | None = None, form=None):
+def _page_fonts(share) -> webfonts.WebFonts:
+    """The resume's body with its runs marked, and the font cuts its text needs (``webfonts``)."""
     resume = share.resume
     body = templating.render_body(html_template=resume.template.html_template, title=resume.title,
                                   content=resume.content_json, visible=resume.sections_visibility)
-    return render_template("pages/share.html", share=share, resume=resume, body=body,
-                           css=resume.template.css_styles, error=error, thanked=thanked, form=form or {}), status
+    return webfonts.prepare(body, resume.template.css_styles, language.of(resume.content_json))
+
+
+def _render(share, *, error: str | None = None, status: int = 200, thanked: str | None = None, form=None):
+    resume = share.resume
+    page = _page_fonts(share)
+    font_css = page.css(lambda path: url_for("pages.share_font", token=share.token, name=path.name))
+    return render_template("pages/share.html", share=share, resume=resume, body=page.html,
+                           css=resume.template.css_styles + "\n" + font_css, error=error, thanked=thanked,
+                           form=form or {}, resume_language=language.of(resume.content_json)), status
 
 
 @bp.route("/share/<token>", methods=["GET", "POST"])
@@ -107,6 +117,21 @@ def share_comment(token: str):
     response.set_cookie(THANKS_COOKIE, _serializer("share-thanks").dumps({"token": token, "name": data["name"]}),
                         path=f"/share/{token}", max_age=THANKS_MAX_AGE, httponly=True, samesite="Lax",
                         secure=request.is_secure)
+    return response
+
+
+@bp.get("/share/<token>/fonts/<name>")
+def share_font(token: str, name: str):
+    """A font cut the share page names (its name is made of its content: cached for a year). Cut again
+    from the resume when this process has not cut it (web processes share no disk)."""
+    share = shares.find_share(token)
+    if not _unlocked(share):
+        raise NotFound()
+    path = _page_fonts(share).named(name)
+    if path is None:
+        raise NotFound()
+    response = send_file(path, mimetype="font/ttf", max_age=365 * 24 * 3600)
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 
 

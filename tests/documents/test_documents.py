@@ -29,6 +29,7 @@ from app.documents import (
     Options,
     Photo,
     Source,
+    faces as faces_module,
     fonts as font_module,
     pdf as pdf_module,
     scripts as scripts_module,
@@ -294,7 +295,7 @@ def test_a_polish_word_is_set_whole_in_a_latin_fallback_of_the_templates_kind(te
     content["skills"].append("Łukasz toolkit")
     data = render("pdf", source(template, content))
     assert "Łukasz" in pdf_text(data)
-    serif = pdf_module.serif_template(documents.html_document(source(template), Options(), None))
+    serif = faces_module.serif_template(documents.html_document(source(template), Options(), None))
     faces = fonts_of_text(data, "Łukasz")
     assert faces and all(("NotoSerif" if serif else "NotoSans-") in name for name in faces), faces
     assert not any("Noto" in name for name in fonts_of_text(data, "Terraform"))

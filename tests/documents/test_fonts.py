@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from app.documents import fonts, pdf
+from app.documents import faces, fonts, pdf
 from tests.documents import layout
 
 
@@ -54,7 +54,7 @@ def _outline(glyphs, name):
     ("소프트웨어 개발", None, "KR"), ("工程师", "zh-Hant-TW", "TC"), ("工程", "ja", "JP"), ("工程", "zh-HK", "HK"),
 ])
 def test_the_region_comes_from_the_language_then_the_text(text, language, region):
-    assert pdf.cjk_region(set(text), language) == region
+    assert faces.cjk_region(set(text), language) == region
 
 
 def test_a_document_in_every_script_prints_on_a_fresh_disk_and_leaves_no_faces_behind(font_dir):
@@ -74,8 +74,8 @@ def test_a_document_in_every_script_prints_on_a_fresh_disk_and_leaves_no_faces_b
     assert embedded() == before
     assert not layout.missing_strings(data, ["مهندس برمجيات في Google", "מהנדס תוכנה", "软件工程师",
                                              "Łódź Ελένη Кирилл", "วิศวกรซอฟต์แวร์"])
-    assert pdf.missing_glyphs(html) == {}
-    assert pdf.missing_glyphs(html.replace("Кирилл", "Кирилл ☃ 𝄞")) == {fonts.SANS: "☃𝄞"}
+    assert faces.missing_glyphs(html) == {}
+    assert faces.missing_glyphs(html.replace("Кирилл", "Кирилл ☃ 𝄞")) == {fonts.SANS: "☃𝄞"}
 
 
 @pytest.mark.parametrize("command", ["app.documents.fonts", "app.resumes.documents.fonts"])

@@ -11,7 +11,7 @@ import pytest
 
 from tests.documents import layout
 
-from app.documents import linebreak, scripts
+from app.documents import linebreak, pdf, scripts
 from app.documents.pdf import render_pdf
 
 pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
@@ -79,17 +79,18 @@ def test_cjk_runs_and_long_pieces_mark_their_block_and_latin_blocks_stay_as_they
 
 def test_runs_of_each_script_get_their_face_and_a_block_that_starts_right_to_left_is_laid_out_so():
     html, marks = scripts.mark_runs(document("مهندس في Google منذ 2019", "Engineer, مهندس", "वरिष्ठ इंजीनियर"))
-    assert ('<p dir="rtl"><span class="pdf-arabic">مهندس في</span> Google <span class="pdf-arabic">منذ</span> 2019</p>'
-            in html)
-    assert '<p>Engineer, <span class="pdf-arabic">مهندس</span></p>' in html  # starts left to right
-    assert '<p><span class="pdf-devanagari">वरिष्ठ इंजीनियर</span></p>' in html
+    # a run takes the digits and spaces between and after its words: one frag for the bidi algorithm
+    assert ('<p class="pdf-joined" dir="rtl"><span class="pdf-arabic">مهندس في</span> Google '
+            '<span class="pdf-arabic">منذ 2019</span></p>') in html
+    assert '<p class="pdf-joined">Engineer, <span class="pdf-arabic">مهندس</span></p>' in html  # starts LTR
+    assert '<p class="pdf-joined"><span class="pdf-devanagari">वरिष्ठ इंजीनियर</span></p>' in html
     assert marks.kinds == {"arabic", "devanagari"} and marks.right_to_left
 
 
 @pytest.mark.parametrize(("before", "after", "allowed"), [
     ("责", "平", True), ("责", "P", True), ("L", "重", True), (" ", "P", True),
     ("责", "。", False), ("责", "，", False), ("（", "零", False), ("o", "n", False),
-    ("1", "3", False), ("\xa0", "P", False), ("P", " ", False),
+    ("1", "3", False), ("\xa0", "P", False), ("P", " ", False), ("3", "月", False), ("年", "3", False),
 ])
 def test_break_opportunities(before, after, allowed):
     assert linebreak.break_allowed(before, after) is allowed
@@ -99,3 +100,13 @@ def test_runs_split_by_script_digits_between_cjk_stay_in_the_templates_font():
     assert scripts.split_runs("第1事业部 Łódź’s 提升30%。") == [
         ("第", "cjk"), ("1", None), ("事业部", "cjk"), (" ", None), ("Łódź’s", "latin"), (" ", None),
         ("提升", "cjk"), ("30%", None), ("。", "cjk")]
+
+
+def test_the_padding_of_an_inline_box_counts_in_a_cjk_lines_width():
+    """Atlas's "主修课程" label has padding on its right: the line breaking once measured the line
+    without it, and the line's last ideograph stood past the column's edge."""
+    label = '<span style="padding-right: 16px; font-weight: bold">主修课程</span>'
+    words = "分布式数据库系统设计与实现云计算平台架构"
+    data = pdf.render_pdf(document(*(label + " " + words[:cut] + "，" + words * 2 for cut in range(12))))
+    box = (BOX_LEFT - 1, 0, BOX_LEFT + BOX_WIDTH + 1, 842)
+    assert not layout.glyphs_outside(data, box)

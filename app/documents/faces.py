@@ -1,0 +1,112 @@
+"""Which fallback face draws each kind of run a document holds, shared by the PDF (``pdf.py``) and the
+web pages' fonts (``webfonts.py``), without xhtml2pdf.
+
+- ``families``: the family of each kind of run (``scripts.Marks``): Latin words in Noto Sans, or Noto
+  Serif when the template's body text is serif (``serif_template``); CJK in the regional cut the
+  document's language names, else its text (``cjk_region``); each other script in its own face.
+- ``missing_glyphs``: the characters no face has a glyph for, checked where the face is picked.
+"""
+from __future__ import annotations
+
+import re
+
+from app.documents import fonts, scripts
+
+# The CJK region a document's language names (BCP 47: its language, then its script or region).
+_CJK_LANGUAGES = {"zh-hans": "SC", "zh-cn": "SC", "zh-sg": "SC", "zh-my": "SC", "zh-hant": "TC",
+                  "zh-tw": "TC", "zh-hk": "HK", "zh-mo": "HK", "zh": "SC", "ja": "JP", "ko": "KR"}
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+
+def cjk_region(chars: set[str] | str, language: str | None = None) -> str:
+    """The regional cut of Noto Sans CJK for a document: its language decides, then its text (kana:
+    Japanese; Hangul: Korean; else the ideographs only one of GB 2312 and Big5 has: Simplified
+    or Traditional Chinese, Simplified when they tie)."""
+    tag = (language or "").strip().lower().replace("_", "-")
+    for prefix in (tag, "-".join(tag.split("-")[:2]), tag.split("-")[0]):
+        if prefix in _CJK_LANGUAGES:
+            return _CJK_LANGUAGES[prefix]
+    text = "".join(chars)
+    if _KANA.search(text):
+        return "JP"
+    if _HANGUL.search(text):
+        return "KR"
+    simplified = traditional = 0
+    for char in set(text):
+        gb, big5 = _encodes(char, "gb2312"), _encodes(char, "big5")
+        simplified += gb and not big5
+        traditional += big5 and not gb
+    return "TC" if traditional > simplified else "SC"
+
+
+def _encodes(char: str, codec: str) -> bool:
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_LANGUAGE = re.compile(r"<html\b[^>]*?\blang=[\"']([^\"']+)", re.IGNORECASE)
+_LAM_ALEF = "".join(map(chr, range(0xFEF5, 0xFEFD)))
+
+
+def drawn(kind: str, chars: set[str]) -> set[str]:
+    """The characters a kind of run is drawn with: Arabic is drawn in its presentation forms
+    (xhtml2pdf joins the letters with arabic_reshaper), so each letter brings its four."""
+    if kind != "arabic":
+        return chars
+    from arabic_reshaper.letters import LETTERS_ARABIC
+    forms = set(chars) | set(_LAM_ALEF)
+    for char in chars:
+        forms.update(form for form in LETTERS_ARABIC.get(char, ()) if form)
+    return forms
+
+
+def families(marks: scripts.Marks, serif: bool, language: str | None = None) -> dict[str, str]:
+    """The fallback family of each kind of run the document holds."""
+    named = {scripts.LATIN: fonts.SERIF if serif else fonts.SANS, "arabic": fonts.ARABIC,
+             "hebrew": fonts.HEBREW, "devanagari": fonts.DEVANAGARI, "tamil": fonts.TAMIL,
+             "thai": fonts.THAI}
+    if scripts.CJK in marks.chars:
+        named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], language)]
+    return {kind: named[kind] for kind in marks.kinds}
+
+
+_BODY_FONT = re.compile(r"(?:^|[\s,}])(?:body|html|\*)\s*\{[^}]*?font-family\s*:\s*([^;}]+)", re.IGNORECASE)
+_SERIF = re.compile(r"\b(times|georgia|garamond|palatino|cambria|baskerville|book antiqua|serif)\b", re.IGNORECASE)
+
+
+def serif_template(html: str) -> bool:
+    """Whether the document's body text is in a serif family (the last body rule of its styles says)."""
+    families = _BODY_FONT.findall(html.partition("</head>")[0])
+    if not families:
+        return False
+    family = families[-1].lower().replace("sans-serif", "")
+    return bool(_SERIF.search(family)) and "sans" not in family
+
+
+def language_of(html: str) -> str | None:
+    """The language a document's ``<html lang>`` names, if any."""
+    found = _LANGUAGE.search(html.partition("</head>")[0] if "</head>" in html else html[:2000])
+    return found.group(1) if found else None
+
+
+def missing_glyphs(html: str) -> dict[str, str]:
+    """The characters of a document that its fallback faces have no glyph for, by family (empty when
+    every character is drawn): the check made where the renderer picks each run's font. Text in the
+    built-in fonts is Windows-1252, which they draw, by construction (``scripts.drawable``)."""
+    from fontTools.ttLib import TTFont
+
+    _html, marks = scripts.mark_runs(html)
+    head = html.partition("</head>")[0]
+    missing = {}
+    for kind, family in families(marks, serif_template(head), language_of(html)).items():
+        chars = marks.chars[kind]
+        cmap = TTFont(str(fonts.cut(fonts.face(family, False), frozenset(map(ord, drawn(kind, chars)))))).getBestCmap()
+        lacking = "".join(sorted(char for char in chars if ord(char) not in cmap and not char.isspace()
+                                 and char not in "\u200c\u200d"))
+        if lacking:
+            missing[family] = lacking
+    return missing
