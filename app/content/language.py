@@ -66,8 +66,11 @@ def guess(content: Any) -> str:
     text = "\n".join(texts(content))
     letters = sum(1 for char in text if char.isalpha()) or 1
     counts = {name: len(pattern.findall(text)) for name, pattern in _SCRIPTS}
-    counts["cjk"] = 2 * (counts.pop("zh") + counts["ja"])  # ideographs and kana; one says about two letters
-    shares = {name: count for name, count in counts.items() if name != "ja" and count >= letters * 0.1}
+    counts["cjk"] = counts.pop("zh") + counts["ja"]  # ideographs and kana
+    # A script counts from a tenth of the letters on; of several, the most, an ideograph or a kana
+    # saying about as much as two letters.
+    shares = {name: count * (2 if name == "cjk" else 1) for name, count in counts.items()
+              if name != "ja" and count >= letters * 0.1}
     if shares:
         best = max(shares, key=shares.get)
         if best != "cjk":

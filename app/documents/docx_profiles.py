@@ -210,7 +210,7 @@ def css_profile(css: str) -> Profile:
 def design_of(html_template: str) -> str | None:
     """The design named by the template's root ``resume`` element, if ``DESIGNS`` knows it."""
     for classes in re.findall(r"class=\"([^\"]*\bresume\b[^\"]*)\"", html_template or ""):
-        for name in classes.split():
+        for name in re.sub(r"\{[{%].*?[%}]\}", " ", classes).split():  # {% if ... %} rtl{% endif %} aside
             if name in DESIGNS:
                 return name
     return None

@@ -79,6 +79,10 @@ _TOKEN = re.compile(
     + f"(?P<word>{_WORD}(?:['\u2019]{_WORD})*)|(?P<other>.)", re.DOTALL)
 
 
+ISOLATE, POP_ISOLATE = "\u2066", "\u2069"  # LEFT-TO-RIGHT ISOLATE, POP DIRECTIONAL ISOLATE
+_LEFT_TO_RIGHT = re.compile(r"[0-9A-Za-z\u00c0-\u024f]")
+
+
 def class_of(kind: str) -> str:
     return f"pdf-{kind}"
 
@@ -156,6 +160,7 @@ class _Marker(HTMLParser):
         self.directed: dict[int, bool] = {}  # blocks whose direction their first letter decided
         self.in_body = False
         self.raw = False
+        self.right_to_left = False  # the body is dir="rtl": the document is written right to left
         self.marks = Marks()
 
     def handle_decl(self, decl: str) -> None:
@@ -173,6 +178,7 @@ class _Marker(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list) -> None:
         if tag == "body":
             self.in_body = True
+            self.right_to_left = ("dir", "rtl") in attrs
         self.raw = tag in _RAW
         self.out.append(self.get_starttag_text())
         self.starts[len(self.out) - 1] = (tag, attrs)
@@ -193,13 +199,26 @@ class _Marker(HTMLParser):
             return
         if LONG_PIECE.search(data):
             self._mark(self.wrapped)
+        if self._isolated(data):
+            self.out.append(ISOLATE + "".join(self._pieces(data)) + POP_ISOLATE)
+            return
         if drawable(data):
             self.out.append(escape(data, quote=False))
             if any(char.isalpha() for char in data):
                 self._direct(False)
             return
-        pieces = []
         self._direct(starts_right_to_left(data))
+        self.out.append("".join(self._pieces(data)))
+
+    def _isolated(self, data: str) -> bool:
+        """Whether ``data`` is left-to-right text (an e-mail, a phone number, an English word) in a
+        document written right to left: isolated (LRI ... PDI), it keeps its own order inside the
+        right-to-left line, where "+1 555 0100" would otherwise read "0100 555 1+"."""
+        return (self.right_to_left and _LEFT_TO_RIGHT.search(data) is not None
+                and not any(unicodedata.bidirectional(char) in ("R", "AL") for char in data))
+
+    def _pieces(self, data: str) -> list[str]:
+        pieces = []
         for piece, kind in split_runs(data):
             if kind:
                 self.marks.chars.setdefault(kind, set()).update(piece)
@@ -210,7 +229,7 @@ class _Marker(HTMLParser):
                     self._mark(self.joined)
             else:
                 pieces.append(escape(piece, quote=False))
-        self.out.append("".join(pieces))
+        return pieces
 
     def _block(self) -> int | None:
         for tag, index in reversed(self.stack):

@@ -200,6 +200,7 @@ def render_body(*, html_template: str, title: str, content: dict | None,
         return _compile(html_template).render(
             title=text_value(title),
             language=language.of(content),
+            direction="rtl" if language.of(content) in language.RIGHT_TO_LEFT else "ltr",
             titles=content["sectionTitles"],
             content=content,
             visible=visible,
@@ -240,7 +241,7 @@ def render_document(*, html_template: str, css: str, title: str, content: dict |
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(text_value(title))}</title>\n"
         f"<style>\n{styles}\n</style>\n"
-        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"</head>\n<body{direction}>\n{body}\n</body>\n</html>\n"
     )
 
 

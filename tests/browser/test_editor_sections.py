@@ -163,7 +163,7 @@ def test_every_new_section_and_field_saves(open_as):
 
 def test_custom_items_and_sections_reorder_by_drag(open_as):
     page = open_as()
-    page.set_viewport_size({"width": 1440, "height": 2600})  # no scrolling mid-drag
+    page.set_viewport_size({"width": 1440, "height": 3400})  # no scrolling mid-drag
     sections = [{"title": f"Section {n}", "items": [{"title": f"Item {n}.{i}"} for i in (1, 2, 3)]} for n in (1, 2)]
     resume_id = _resume(page, contentJson={"customSections": sections, "sectionOrder": ["customSections"]})
     _open_editor(page, resume_id)

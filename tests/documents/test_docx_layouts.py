@@ -265,7 +265,12 @@ def test_cjk_runs_name_an_east_asian_font_and_latin_runs_keep_the_layouts(templa
     assert cjk_runs >= 4 and latin_runs > 10
     # Bold Chinese stays bold: the entry titles' CJK runs are bold (through their style).
     heads = [p for p in doc.paragraphs if p.style.name == "Heading 2" and p.text.startswith(("字节", "高级", "Mar"))]
-    runs = [(h, r) for h in heads for r in h.runs if any("\u4e00" <= c <= "\u9fff" for c in r.text)]
+
+    def dates(run) -> bool:  # a head's dates ("2021年3月 – 至今") are not bold
+        return set(run.text) <= set("0123456789年月至今 –-\t")
+
+    runs = [(h, r) for h in heads for r in h.runs
+            if any("\u4e00" <= c <= "\u9fff" for c in r.text) and not dates(r)]
     assert runs and all(effective(h, r, "bold") is True for h, r in runs)
     for name in ("Normal", "Title", "Heading 1", "Heading 2", "List Bullet"):
         fonts = doc.styles[name].element.rPr.rFonts
@@ -307,7 +312,7 @@ h2.section-title { font-size: 12pt; text-transform: uppercase; letter-spacing: 1
 
 def test_an_unknown_template_gets_a_single_column_layout_from_its_css():
     horizon = BY_NAME["Horizon"]
-    html = horizon["html_template"].replace('class="resume horizon"', 'class="resume testonly"')
+    html = horizon["html_template"].replace('class="resume horizon', 'class="resume testonly')
     html = html.replace('section_title(key, "Experience")', '"Where I Worked"')
     doc = document(horizon, html=html, css=SERIF_CSS)
     normal, title, heading = (doc.styles[n] for n in ("Normal", "Title", "Heading 1"))
@@ -327,7 +332,7 @@ def test_an_unknown_template_gets_a_single_column_layout_from_its_css():
 
 def test_section_titles_in_chinese_carry_over_from_the_template():
     heritage = BY_NAME["Heritage"]
-    html = heritage["html_template"].replace('class="resume heritage"', 'class="resume testonly"')
+    html = heritage["html_template"].replace('class="resume heritage', 'class="resume testonly')
     html = html.replace('"Professional Experience"', '"工作经历"')
     html = html.replace('section_title(key, "Skills")', 'section_title(key, "专业技能")')
     doc = document(heritage, CHINESE, html=html)

@@ -18,7 +18,9 @@ function sectionOf(key) {
 }
 
 function goTo(section) {
-  const target = section.querySelector(".entries input, .entries textarea, input[data-field^='contentJson'], "
+  // The section's content, not its heading's name (contentJson.sectionTitles)
+  const content = ":not([data-field^='contentJson.sectionTitles'])";
+  const target = section.querySelector(`.entries input, .entries textarea, input[data-field^='contentJson']${content}, `
                                        + "textarea[data-field^='contentJson'], button[data-add]");
   section.scrollIntoView({ block: "start" });
   section.classList.add("ai-flash");
