@@ -54,6 +54,7 @@ from app.config import pdf_font_dir
 log = logging.getLogger(__name__)
 
 KEEP = 2000  # cuts kept on disk, the least recently used removed first
+CUT_VERSION = 2  # part of a cut's name: raised when make_cut changes what it makes
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ def font_dir() -> Path:
 
 
 def cut_name(face: Face, codes: frozenset[int], layout: bool) -> str:
-    key = hashlib.sha256(f"{face.stem}|{face.region}|{layout}|{_source_digest(face)}|".encode()
+    key = hashlib.sha256(f"{CUT_VERSION}|{face.stem}|{face.region}|{layout}|{_source_digest(face)}|".encode()
                          + ",".join(map(str, sorted(codes))).encode()).hexdigest()
     return f"{face.stem}-{key[:20]}.ttf"
 
@@ -208,6 +209,7 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> b
         axes = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
         axes["wght"] = 700 if face.bold else 400
         font = instancer.instantiateVariableFont(font, axes)
+    _clamp_line_height(font)
     out = io.BytesIO()
     font.save(out)
     data = out.getvalue()
@@ -215,6 +217,25 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> b
         from xhtml2pdf.opentype import to_truetype
         data = to_truetype(data)
     return data
+
+
+MAX_LINE = 1.6  # ems: the most a face's ascent and descent may take together
+
+
+def _clamp_line_height(font) -> None:
+    """Ascent and descent scaled down to ``MAX_LINE`` ems together where the face declares more.
+    xhtml2pdf makes a line as tall as its tallest face's ascent and descent: Noto Sans Arabic declares
+    2.1 ems (room for marks stacked on its tallest letters), which spaced every line of an Arabic
+    resume half as much again as an English one's and added pages. Its letters and their usual marks
+    fit in 1.6; the space between lines (the template's line height) holds the rest."""
+    units = font["head"].unitsPerEm
+    os2, hhea = font["OS/2"], font["hhea"]
+    total = os2.sTypoAscender - os2.sTypoDescender
+    if total <= MAX_LINE * units:
+        return
+    ratio = MAX_LINE * units / total
+    os2.sTypoAscender = hhea.ascent = round(os2.sTypoAscender * ratio)
+    os2.sTypoDescender = hhea.descent = round(os2.sTypoDescender * ratio)
 
 
 def _regional_forms(font, tag: str) -> dict[str, str]:

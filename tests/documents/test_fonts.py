@@ -86,3 +86,14 @@ def test_the_old_build_command_still_succeeds_and_builds_nothing(font_dir, comma
     assert done.returncode == 0, done.stderr
     assert "cut on demand" in done.stdout
     assert not list(font_dir.glob("*.ttf"))
+
+
+def test_a_face_with_tall_metrics_is_cut_to_a_line_height_a_paragraph_can_use(font_dir):
+    """Noto Sans Arabic declares 2.1 ems of ascent and descent: every line of an Arabic resume was half
+    as tall again as an English one's (Horizon: three pages where two will do)."""
+    font = TTFont(str(fonts.cut(fonts.face(fonts.ARABIC, False), frozenset(map(ord, "مهندس")))))
+    units = font["head"].unitsPerEm
+    assert font["OS/2"].sTypoAscender - font["OS/2"].sTypoDescender <= fonts.MAX_LINE * units
+    assert font["hhea"].ascent - font["hhea"].descent <= fonts.MAX_LINE * units
+    latin = TTFont(str(fonts.cut(fonts.face(fonts.SANS, False), frozenset(map(ord, "Łódź")))))
+    assert (latin["hhea"].ascent, latin["hhea"].descent) == (1069, -293)  # left as it was
