@@ -208,6 +208,26 @@ def heading_segments(pdf: bytes | Document, headings: Iterable[str]) -> list[Seg
     return [s for s in read(pdf).segments if key(s.text) in wanted]
 
 
+def pages_left_empty_before_a_heading(pdf: bytes | Document, headings: Iterable[str], box: Box,
+                                      most: float) -> list[tuple[int, float]]:
+    """(page, share of its content box left empty at its foot) of each page whose next page starts with
+    one of ``headings`` and that leaves more than ``most`` of its height empty: a section moved whole
+    to the next page, leaving a hole behind."""
+    doc = read(pdf)
+    wanted = {key(h) for h in headings if key(h)}
+    height = box[3] - box[1]
+    found = []
+    for page, following in zip(doc.pages, doc.pages[1:]):
+        first = next((s for s in doc.segments if s.page == following.number), None)
+        ink = [c for c in page.chars if not c.text.isspace()]
+        if first is None or key(first.text) not in wanted or not ink:
+            continue
+        empty = (min(c.box[1] for c in ink) - box[1]) / height
+        if empty > most:
+            found.append((page.number, round(empty, 2)))
+    return found
+
+
 def orphaned_headings(pdf: bytes | Document, headings: Iterable[str]) -> list[Segment]:
     """Headings with no text below them on their page within their own width: the last text of the
     page, or of their column in a multi-column design."""

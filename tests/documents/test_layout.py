@@ -142,6 +142,16 @@ def test_no_heading_ends_a_page_or_column(case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_a_section_that_moves_to_the_next_page_leaves_less_than_a_quarter_behind(case):
+    """Issue 22: a section's heading keeps to its first entry, which moves whole; the page before must
+    not be left a quarter empty (Plainsight once moved whole sections, a quarter of page 1 left blank).
+    The most measured on these samples: 23 % (Horizon, a long Chinese resume, Letter, wide margins)."""
+    doc, html = _rendered(case)
+    holes = layout.pages_left_empty_before_a_heading(doc, _headings(html), layout.content_box(*case[3:]), 0.25)
+    assert not holes, f"pages left empty at their foot before a section's heading: {holes}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_an_entry_that_fits_on_a_page_is_not_split(case):
     doc, _ = _rendered(case)
     content = samples.SAMPLES[case[1:3]]
@@ -258,6 +268,23 @@ def test_checker_reports_a_heading_left_at_the_bottom_of_a_page():
     assert [(s.text, s.page) for s in layout.orphaned_headings(doc, ["Experience", "Education", "Skills"])] == [
         ("Education", 1)]
     assert [s.text for s in layout.heading_segments(doc, ["EXPERIENCE", "skills"])] == ["Experience", "Skills"]
+
+
+def test_checker_reports_a_page_left_empty_before_a_section_that_moved():
+    def draw(pdf):
+        pdf.setFont("Helvetica", 10)
+        pdf.drawString(60, 770, "Gearbox Ltd, Staff Engineer")
+        pdf.drawString(60, 500, "Owned the billing platform.")  # then 455 pt of 752 empty: 60 %
+        pdf.showPage()
+        pdf.setFont("Helvetica-Bold", 14)
+        pdf.drawString(60, 770, "Education")
+        pdf.setFont("Helvetica", 10)
+        pdf.drawString(60, 750, "Riverside University")
+    doc = layout.read(_pdf(draw))
+    box = layout.content_box("A4", "normal")
+    assert layout.pages_left_empty_before_a_heading(doc, ["Education"], box, 0.25) == [(1, 0.6)]
+    assert layout.pages_left_empty_before_a_heading(doc, ["Education"], box, 0.7) == []
+    assert layout.pages_left_empty_before_a_heading(doc, ["Skills"], box, 0.25) == []  # no section moved
 
 
 def test_checker_reports_an_entry_split_across_pages():
