@@ -20,14 +20,15 @@ photo, if any, is an inline picture where the design shows it.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from docx import Document
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.oxml.ns import qn
 from docx.shared import Mm, Pt, RGBColor
 
-from app.content import normalise
-from app.documents import docx_parts, templating
+from app.content import language, normalise
+from app.documents import docx_fonts, docx_parts, templating
 from app.documents.docx_columns import write_columns, write_timeline
 from app.documents.docx_layouts import Writer, write_single_column
 from app.documents.docx_profiles import Profile, profile_for, section_titles
@@ -137,6 +138,9 @@ def render_docx(source: Source, options: Options, photo: Photo | None) -> bytes:
     try:
         html_template = normalise.text_value(source.html_template)
         profile = profile_for(html_template, normalise.text_value(source.css))
+        if language.of(content) == "zh-Hant":  # its ideographs in their Traditional faces, tagged zh-TW
+            profile = replace(profile, east_asian_font=docx_fonts.TRADITIONAL.get(profile.east_asian_font,
+                                                                                  profile.east_asian_font))
         titles = section_titles(html_template, profile.titles, content)
         # The summary first (it belongs to the header), then the body in the resume's order.
         sections = [("summary", titles["summary"])] + [(key, titles[key]) for key in content["sectionOrder"]]

@@ -40,6 +40,8 @@ from app.documents import docx_parts, scripts
 
 CJK_SANS = "Microsoft YaHei"
 CJK_SERIF = "SimSun"
+# A resume in Traditional Chinese: the Traditional faces Windows and Office ship, tagged zh-TW.
+TRADITIONAL = {CJK_SANS: "Microsoft JhengHei", CJK_SERIF: "PMingLiU"}
 JAPANESE_FONT = "Yu Gothic"
 KOREAN_FONT = "Malgun Gothic"
 # Families Word can be expected to have (Windows and Office for Mac), as Word spells them.
@@ -184,7 +186,7 @@ def _cjk_font_and_lang(text: str, chinese_font: str) -> tuple[str, str]:
         return KOREAN_FONT, "ko-KR"
     if _KANA_RE.search(text):
         return JAPANESE_FONT, "ja-JP"
-    return chinese_font, "zh-CN"
+    return chinese_font, "zh-TW" if chinese_font in TRADITIONAL.values() else "zh-CN"
 
 
 def mark_east_asian(run, font: str, text: str | None = None) -> None:

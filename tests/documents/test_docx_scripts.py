@@ -72,3 +72,24 @@ def test_each_script_has_its_font_language_and_direction(template):
         if "layla@example.com" in text:
             assert run.find(qn("w:rPr")) is None or run.find(qn("w:rPr")).find(qn("w:rtl")) is None
     assert found == set(EXPECTED)
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t["name"] for t in TEMPLATES])
+def test_a_traditional_chinese_resume_names_traditional_faces_tagged_zh_tw(template):
+    """The resume's language decides the Chinese faces: a Traditional Chinese one (zh-Hant, set or read
+    from its text) is drawn in Microsoft JhengHei or PMingLiU and tagged zh-TW, as its PDF uses the TC
+    cut; a Simplified one keeps Microsoft YaHei or SimSun and zh-CN."""
+    for language, fonts, tag in (("zh-Hant", {"Microsoft JhengHei", "PMingLiU"}, "zh-TW"),
+                                 ("zh-Hans", {"Microsoft YaHei", "SimSun"}, "zh-CN")):
+        content = {"personalInfo": {"name": "陳志明", "summary": "軟體工程師，負責設計與開發支付系統。"},
+                   "skills": ["分散式系統"], "language": language}
+        source = Source(html_template=template["html_template"], css=template["css_styles"], title="履歷",
+                        content=content, visible={})
+        document = docx.Document(io.BytesIO(render("docx", source)))
+        for run in document.element.body.iter(qn("w:r")):
+            text = "".join(t.text or "" for t in run.iter(qn("w:t")))
+            if not any("\u4e00" <= c <= "\u9fff" for c in text):
+                continue
+            fonts_of = run.find(qn("w:rPr")).find(qn("w:rFonts"))
+            assert fonts_of.get(qn("w:eastAsia")) in fonts, (language, text)
+            assert run.find(qn("w:rPr")).find(qn("w:lang")).get(qn("w:eastAsia")) == tag, (language, text)
