@@ -27,9 +27,11 @@ NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", 
          "ar": "العربية", "hi": "हिन्दी", "he": "עברית"}
 DEFAULT = "en"
 
+KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
+HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 _SCRIPTS = (
-    ("ja", re.compile("[\u3040-\u30ff\u31f0-\u31ff]")),
-    ("ko", re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")),
+    ("ja", KANA),
+    ("ko", HANGUL),
     ("zh", re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")),
     ("ar", re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")),
     ("hi", re.compile("[\u0900-\u097f]")),
@@ -75,14 +77,16 @@ def guess(content: Any) -> str:
         best = max(shares, key=shares.get)
         if best != "cjk":
             return best
-        return "ja" if counts["ja"] else _chinese(text)
+        return "ja" if counts["ja"] else chinese(text)
     words = [word.lower() for word in _WORD.findall(text)]
     scores = {name: sum(word in common for word in words) for name, common in _STOPWORDS.items()}
     best = max(scores, key=lambda name: (scores[name], name == DEFAULT))
     return best if scores[best] >= 3 and scores[best] > scores[DEFAULT] else DEFAULT
 
 
-def _chinese(text: str) -> str:
+def chinese(text: str) -> str:
+    """Simplified ("zh-Hans") or Traditional ("zh-Hant") Chinese, by the ideographs only one of GB 2312
+    and Big5 has (Simplified when they tie)."""
     simplified = traditional = 0
     for char in set(text):
         if unicodedata.category(char) != "Lo":

@@ -133,12 +133,13 @@ def _page(document, options: Options):
 def render_docx(source: Source, options: Options, photo: Photo | None) -> bytes:
     """The DOCX of the resume; raises DocumentError."""
     content = normalise.normalise_content(source.content)
+    content["language"] = language.of(content)  # what it is printed in, read from its text once
     visible = normalise.normalise_visibility(source.visible)
     title = normalise.text_value(source.title)
     try:
         html_template = normalise.text_value(source.html_template)
         profile = profile_for(html_template, normalise.text_value(source.css))
-        if language.of(content) == "zh-Hant":  # its ideographs in their Traditional faces, tagged zh-TW
+        if content["language"] == "zh-Hant":  # its ideographs in their Traditional faces, tagged zh-TW
             profile = replace(profile, east_asian_font=docx_fonts.TRADITIONAL.get(profile.east_asian_font,
                                                                                   profile.east_asian_font))
         titles = section_titles(html_template, profile.titles, content)

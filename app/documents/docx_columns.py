@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from docx.shared import Mm, Pt
 
-from app.content import language
 from app.content.normalise import has_entries
 from app.documents import docx_parts, templating
 from app.documents.docx_entries import ONE_LINERS, entries
@@ -134,7 +133,7 @@ def _sidebar(writer: Writer, personal: dict, content: dict, blocks: list[str], t
         elif block in ONE_LINERS:
             writer.one_liners(block, content)
         else:
-            for entry in entries(block, content[block], language.of(content)):
+            for entry in entries(block, content[block], content["language"]):
                 _side_entry(writer, entry)
     writer.made[-1].paragraph_format.space_after = Pt(8)
 

@@ -35,7 +35,6 @@ import io
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Mm, Pt, RGBColor
 
-from app.content import language
 from app.content.normalise import has_entries
 from app.documents import docx_fonts, docx_parts, templating
 from app.documents.docx_entries import ONE_LINERS, ORG_FIRST, Entry, entries
@@ -150,14 +149,14 @@ class Writer:
                 if custom["items"]:
                     if custom["title"]:     # as the templates: an untitled section has no heading
                         self.heading(custom["title"])
-                    for entry in entries(key, custom["items"], language.of(content)):
+                    for entry in entries(key, custom["items"], content["language"]):
                         self.entry(key, entry, head)
             return
         self.heading(title)
         if key in ONE_LINERS:
             self.one_liners(key, content)
         else:
-            for entry in entries(key, content[key], language.of(content)):
+            for entry in entries(key, content[key], content["language"]):
                 self.entry(key, entry, head)
 
     def one_liners(self, key: str, content: dict) -> None:

@@ -39,11 +39,7 @@ from app.documents import docx_fonts, words
 
 LAYOUTS = ("stacked", "ruled", "timeline", "columns")
 SECTION_KEYS = BODY_SECTIONS
-DEFAULT_TITLES = {"summary": "Profile", "workExperience": "Experience", "projects": "Projects",
-                  "education": "Education", "skills": "Skills", "contact": "Contact",
-                  "languages": "Languages", "certificates": "Certificates", "awards": "Awards",
-                  "volunteer": "Volunteering", "publications": "Publications", "interests": "Interests",
-                  "references": "References", "customSections": "More"}
+DEFAULT_TITLES = {**words.HEADINGS["en"], "customSections": "More"}  # the headings in English
 
 
 @dataclass(frozen=True)

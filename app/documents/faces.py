@@ -10,42 +10,27 @@ from __future__ import annotations
 
 import re
 
+from app.content import language
 from app.documents import fonts, scripts
 
-# The CJK region a document's language names (BCP 47: its language, then its script or region).
-_CJK_LANGUAGES = {"zh-hans": "SC", "zh-cn": "SC", "zh-sg": "SC", "zh-my": "SC", "zh-hant": "TC",
-                  "zh-tw": "TC", "zh-hk": "HK", "zh-mo": "HK", "zh": "SC", "ja": "JP", "ko": "KR"}
-_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+# The CJK region of each language that names one; Hong Kong and Macao Chinese by their tags.
+_REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "ja": "JP", "ko": "KR"}
 
 
-def cjk_region(chars: set[str] | str, language: str | None = None) -> str:
+def cjk_region(chars: set[str] | str, tag: str | None = None) -> str:
     """The regional cut of Noto Sans CJK for a document: its language decides, then its text (kana:
-    Japanese; Hangul: Korean; else the ideographs only one of GB 2312 and Big5 has: Simplified
-    or Traditional Chinese, Simplified when they tie)."""
-    tag = (language or "").strip().lower().replace("_", "-")
-    for prefix in (tag, "-".join(tag.split("-")[:2]), tag.split("-")[0]):
-        if prefix in _CJK_LANGUAGES:
-            return _CJK_LANGUAGES[prefix]
+    Japanese; Hangul: Korean; else Simplified or Traditional Chinese, ``language.chinese``)."""
+    if (tag or "").strip().lower().replace("_", "-").startswith(("zh-hk", "zh-mo")):
+        return "HK"
+    named = _REGIONS.get(language.from_tag(tag))
+    if named:
+        return named
     text = "".join(chars)
-    if _KANA.search(text):
+    if language.KANA.search(text):
         return "JP"
-    if _HANGUL.search(text):
+    if language.HANGUL.search(text):
         return "KR"
-    simplified = traditional = 0
-    for char in set(text):
-        gb, big5 = _encodes(char, "gb2312"), _encodes(char, "big5")
-        simplified += gb and not big5
-        traditional += big5 and not gb
-    return "TC" if traditional > simplified else "SC"
-
-
-def _encodes(char: str, codec: str) -> bool:
-    try:
-        char.encode(codec)
-    except UnicodeEncodeError:
-        return False
-    return True
+    return _REGIONS[language.chinese(text)]
 
 
 _LANGUAGE = re.compile(r"<html\b[^>]*?\blang=[\"']([^\"']+)", re.IGNORECASE)
@@ -64,13 +49,13 @@ def drawn(kind: str, chars: set[str]) -> set[str]:
     return forms
 
 
-def families(marks: scripts.Marks, serif: bool, language: str | None = None) -> dict[str, str]:
-    """The fallback family of each kind of run the document holds."""
+def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[str, str]:
+    """The fallback family of each kind of run the document holds (``tag``: the document's language)."""
     named = {scripts.LATIN: fonts.SERIF if serif else fonts.SANS, "arabic": fonts.ARABIC,
              "hebrew": fonts.HEBREW, "devanagari": fonts.DEVANAGARI, "tamil": fonts.TAMIL,
              "thai": fonts.THAI}
     if scripts.CJK in marks.chars:
-        named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], language)]
+        named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], tag)]
     return {kind: named[kind] for kind in marks.kinds}
 
 

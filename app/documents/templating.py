@@ -191,16 +191,24 @@ def _photo(photo: str | None) -> str:
     return photo
 
 
+def _printed(content: dict | None) -> dict:
+    """The normalised content with the language it is printed in filled in (``language.of``: its
+    own, else the one its text is in), so that the text is read for it once per document."""
+    content = normalise_content(content)
+    content["language"] = language.of(content)
+    return content
+
+
 def render_body(*, html_template: str, title: str, content: dict | None,
                 visible: dict | None, photo: str | None = None) -> str:
     """The template's body fragment; raises TemplateRenderError (also for an invalid photo URI)."""
     photo = _photo(photo)
-    content, visible = normalise_content(content), normalise_visibility(visible)
+    content, visible = _printed(content), normalise_visibility(visible)
     try:
         return _compile(html_template).render(
             title=text_value(title),
-            language=language.of(content),
-            direction="rtl" if language.of(content) in language.RIGHT_TO_LEFT else "ltr",
+            language=content["language"],
+            direction="rtl" if content["language"] in language.RIGHT_TO_LEFT else "ltr",
             titles=content["sectionTitles"],
             content=content,
             visible=visible,
@@ -224,6 +232,7 @@ def render_document(*, html_template: str, css: str, title: str, content: dict |
     Raises TemplateRenderError for a broken template, an invalid accent, photo
     or page option.
     """
+    content = _printed(content)
     body = render_body(html_template=html_template, title=title,
                        content=content, visible=visible, photo=photo)
     styles = text_value(css)
@@ -233,7 +242,7 @@ def render_document(*, html_template: str, css: str, title: str, content: dict |
         styles += page_css(page_size, margin)
     # CSS is not escaped inside <style>; keep it from closing the element early.
     styles = styles.replace("</", "<\\/")
-    tag = language.of(normalise_content(content))
+    tag = content["language"]
     direction = ' dir="rtl"' if tag in language.RIGHT_TO_LEFT else ""
     return (
         "<!doctype html>\n"

@@ -23,10 +23,7 @@ from app.documents import templating, words
 from app.documents.options import Source
 from app.documents.wording import SCORE, contact_items, joined, one_liners, study
 
-SECTION_TITLES = {"workExperience": "Experience", "projects": "Projects", "education": "Education",
-                  "skills": "Skills", "languages": "Languages", "certificates": "Certificates", "awards": "Awards",
-                  "volunteer": "Volunteering", "publications": "Publications", "interests": "Interests",
-                  "references": "References"}
+SECTION_TITLES = words.HEADINGS["en"]  # the section headings in English
 
 
 def display_width(text: str) -> int:
@@ -97,7 +94,7 @@ def _one_liners(section: str, content: dict) -> list[str]:
 def _sections(section: str, content: dict) -> list[tuple[str, list[list[str]]]]:
     """(title, blocks) of one body section; blocks are separated by a blank line. Custom sections
     give one (title, blocks) each; a section with nothing to show gives none."""
-    printed_in = language.of(content)
+    printed_in = content["language"]
     if section == "customSections":
         return [(custom["title"], [_item(section, item, printed_in) for item in custom["items"]])
                 for custom in content["customSections"] if custom["items"]]
@@ -112,6 +109,7 @@ def _sections(section: str, content: dict) -> list[tuple[str, list[list[str]]]]:
 def render_text(source: Source) -> str:
     """The plain-text resume (newline-terminated lines; the caller encodes it as UTF-8)."""
     content = normalise.normalise_content(source.content)
+    content["language"] = language.of(content)  # what it is printed in, read from its text once
     visible = normalise.normalise_visibility(source.visible)
     blocks: list[list[str]] = []
     if visible["personalInfo"]:
@@ -126,7 +124,7 @@ def render_text(source: Source) -> str:
         blocks.append(head)
         summary = templating.lines(personal["summary"])
         if summary:
-            title = words.heading("summary", "Profile", language.of(content), content["sectionTitles"])
+            title = words.heading("summary", "Profile", content["language"], content["sectionTitles"])
             blocks.append(_underlined(title.upper(), "-") + summary)
     for section in content["sectionOrder"]:
         if not visible[section]:
