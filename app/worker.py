@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 SCHEDULER_TICK = 0.25  # seconds between looks for due delayed jobs and periodic jobs
 SCHEDULER_LOCK = "app:scheduler-lock"
 SCHEDULER_LOCK_MS = 3000  # a killed worker's scheduler duty passes on after this
+SIGNAL_LOOK = 0.2  # seconds between the main thread's looks for a signal another thread received
 STOP_GRACE = 25  # seconds a stopping worker lets running jobs finish (a PaaS allows about 30)
 # One process moves due jobs at a time (the lock's holder renews it each tick), so no job is enqueued twice.
 _HOLD_LOCK = """
@@ -88,9 +89,13 @@ class WorkerProcess:
         self.start()
         if self.burst:
             for thread in self._threads:
-                thread.join()
+                while thread.is_alive():
+                    thread.join(SIGNAL_LOOK)
             return
-        self.stopping.wait()
+        # Waking now and then, not one endless wait: the kernel may hand SIGTERM to any thread, and then
+        # Python runs the handler only once the main thread comes back from its wait.
+        while not self.stopping.wait(SIGNAL_LOOK):
+            pass
         self._let_running_jobs_finish()
 
     def _spawn(self, name: str, target, *args) -> None:

@@ -74,6 +74,7 @@ class Workers:
                     process.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     process.kill()
+                    process.wait()
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
