@@ -1,6 +1,6 @@
 """Bench of exports: prints speed ratios against baselines measured in the same run.
 
-    .venv/bin/python bench/export.py [--runs 15] [--language en|zh|ar|hi]
+    .venv/bin/python bench/export.py [--runs 15] [--language en|zh|ar|hi|th]
 
 For a two-page resume (checked: the PDF has two pages):
 1. PDF: the median time of ``POST /api/resumes/<id>/export`` with format pdf
@@ -13,8 +13,9 @@ For a two-page resume (checked: the PDF has two pages):
 
 ``--language zh`` uses a Chinese resume with Latin terms mixed in, which takes the
 fallback fonts and the CJK line breaking (issue 13's rules); ``--language ar`` an Arabic one (right to
-left, joined letters) and ``--language hi`` a Hindi one (Devanagari shaped by HarfBuzz), each with
-Latin terms and numbers inside.
+left, joined letters), ``--language hi`` a Hindi one (Devanagari shaped by HarfBuzz) and ``--language th``
+a Thai one (shaped, its lines broken between words by the dictionary segmenter), each with Latin terms
+and numbers inside.
 
 The app runs in-process on its embedded default (a temporary SQLite file, the
 in-process RQ worker, files in a temporary directory). See docs/bench.md.
@@ -95,6 +96,16 @@ SENTENCES_HI = [
     "तकनीकी दस्तावेज़ और आंतरिक प्रशिक्षण सामग्री लिखी तथा पाँच नए इंजीनियरों को प्रशिक्षित किया।",
 ]
 
+SENTENCES_TH = [
+    "นำทีมวิศวกรหกคนสร้างระบบชำระเงินใหม่ด้วย Python และ PostgreSQL ทำให้ประสิทธิภาพเพิ่มขึ้นสามเท่า",
+    "ออกแบบระบบจัดตารางงานแบบกระจายที่รองรับงานมากกว่ายี่สิบล้านรายการต่อวัน",
+    "ย้ายฐานข้อมูลจาก MySQL ไปยัง PostgreSQL โดยไม่มีการหยุดให้บริการและตรวจสอบข้อมูลหนึ่งพันล้านแถว",
+    "พัฒนาระบบติดตามและแจ้งเตือนที่ลดเวลาการแก้ไขเหตุขัดข้องลงเหลือไม่ถึงสิบห้านาที",
+    "ร่วมกับฝ่ายผลิตภัณฑ์กำหนดแผนงานรายไตรมาสและจัดลำดับความสำคัญของงานค้างกว่าสองร้อยรายการ",
+    "เขียนเอกสารทางเทคนิคและสื่อการฝึกอบรมภายในพร้อมทั้งดูแลวิศวกรใหม่ห้าคน",
+    "ปรับปรุงกระบวนการทดสอบอัตโนมัติจนเวลาในการส่งมอบซอฟต์แวร์ลดลงจากสองสัปดาห์เหลือสองวัน",
+]
+
 
 def two_pages(name: str, address: str, company: str, position: str, school: str, degree: str,
               sentences: list[str], jobs: int = 5) -> dict:
@@ -117,7 +128,10 @@ CONTENT = {"en": TWO_PAGES, "zh": TWO_PAGES_ZH,
            "ar": two_pages("ليلى حداد", "عمّان، الأردن", "شركة النجم للتقنية", "مهندسة برمجيات أولى",
                            "الجامعة الأردنية", "ماجستير علوم الحاسوب", SENTENCES_AR),
            "hi": two_pages("प्रिया शर्मा", "बेंगलुरु, कर्नाटक", "तारा प्रौद्योगिकी", "वरिष्ठ सॉफ़्टवेयर इंजीनियर",
-                           "भारतीय प्रौद्योगिकी संस्थान दिल्ली", "कंप्यूटर विज्ञान में स्नातकोत्तर", SENTENCES_HI)}
+                           "भारतीय प्रौद्योगिकी संस्थान दिल्ली", "कंप्यूटर विज्ञान में स्नातकोत्तर", SENTENCES_HI),
+           "th": two_pages("สมศรี ใจดี", "กรุงเทพมหานคร", "บริษัท ดาวเหนือ เทคโนโลยี", "วิศวกรซอฟต์แวร์อาวุโส",
+                           "จุฬาลงกรณ์มหาวิทยาลัย", "วิศวกรรมศาสตรมหาบัณฑิต สาขาวิศวกรรมคอมพิวเตอร์",
+                           SENTENCES_TH)}
 
 
 def timed(fn) -> float:
@@ -130,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15, help="measured runs of each of the four (default 15)")
     parser.add_argument("--language", choices=sorted(CONTENT), default="en",
-                        help="the resume's language (zh, ar, hi: with Latin terms; default en)")
+                        help="the resume's language (zh, ar, hi, th: with Latin terms; default en)")
     args = parser.parse_args(argv)
     if not 3 <= args.runs <= 500:
         parser.error("--runs must be in [3, 500]")

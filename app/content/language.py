@@ -9,7 +9,7 @@ Arabic or Chinese resume gets Arabic or Chinese headings without anyone setting 
 is full of Latin product names) and takes the one with the most (an ideograph counting as two
 letters): CJK text is Japanese when it has kana, Korean when it is Hangul, else Simplified or
 Traditional Chinese by the ideographs only one of GB 2312 and Big5 has; Arabic, Devanagari,
-Cyrillic and Hebrew letters name their language; Latin text is told apart by its commonest short
+Cyrillic, Hebrew and Thai letters name their language; Latin text is told apart by its commonest short
 words (English, Spanish, French, German, Portuguese), English when nothing stands out.
 """
 from __future__ import annotations
@@ -19,12 +19,12 @@ import unicodedata
 from typing import Any
 
 # The languages a resume can be in: their documents' headings and words are in app/documents/words.py.
-LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ja", "ko", "es", "fr", "de", "pt", "ru", "ar", "hi", "he")
+LANGUAGES = ("en", "zh-Hans", "zh-Hant", "ja", "ko", "es", "fr", "de", "pt", "ru", "ar", "hi", "he", "th")
 RIGHT_TO_LEFT = frozenset({"ar", "he"})
 # Each language by its own name, as a language menu lists it.
 NAMES = {"en": "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", "ja": "日本語", "ko": "한국어",
          "es": "Español", "fr": "Français", "de": "Deutsch", "pt": "Português", "ru": "Русский",
-         "ar": "العربية", "hi": "हिन्दी", "he": "עברית"}
+         "ar": "العربية", "hi": "हिन्दी", "he": "עברית", "th": "ไทย"}
 DEFAULT = "en"
 
 KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
@@ -37,6 +37,7 @@ _SCRIPTS = (
     ("hi", re.compile("[\u0900-\u097f]")),
     ("ru", re.compile("[\u0400-\u04ff]")),
     ("he", re.compile("[\u0590-\u05ff]")),
+    ("th", re.compile("[\u0e01-\u0e4e]")),
 )
 _WORD = re.compile(r"[^\W\d_]+")
 _STOPWORDS = {

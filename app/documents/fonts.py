@@ -45,6 +45,7 @@ import logging
 import os
 import sys
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -54,7 +55,7 @@ from app.config import pdf_font_dir
 log = logging.getLogger(__name__)
 
 KEEP = 2000  # cuts kept on disk, the least recently used removed first
-CUT_VERSION = 2  # part of a cut's name: raised when make_cut changes what it makes
+CUT_VERSION = 3  # part of a cut's name: raised when make_cut changes what it makes
 
 
 @dataclass(frozen=True)
@@ -185,9 +186,10 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> b
 
     font = TTFont(str(source(face)), lazy=True, recalcTimestamp=False)
     cmap = font.getBestCmap()
-    wanted = sorted(code for code in codes if code in cmap)
+    layout = face.shaped if layout is None else layout
+    wanted = sorted(code for code in (_with_decompositions(codes) if layout else codes) if code in cmap)
     options = subset.Options()
-    options.layout_features = ["*"] if (face.shaped if layout is None else layout) else []
+    options.layout_features = ["*"] if layout else []
     options.name_IDs = ["*"]
     options.name_languages = ["*"]
     options.notdef_outline = True
@@ -217,6 +219,18 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> b
         from xhtml2pdf.opentype import to_truetype
         data = to_truetype(data)
     return data
+
+
+def _with_decompositions(codes: frozenset[int]) -> frozenset[int]:
+    """``codes`` and the characters each decomposes into. A shaper may draw a character as its parts,
+    from the font's character map rather than its layout rules, which the subsetter follows: HarfBuzz
+    draws Thai ำ as ํ + า, Tamil ொ as ெ + ா, Devanagari क़ as क + ़. Without the parts in the cut
+    they printed as boxes."""
+    parts = set(codes)
+    for code in codes:
+        decomposition = unicodedata.decomposition(chr(code)).split()
+        parts.update(int(part, 16) for part in decomposition if not part.startswith("<"))
+    return frozenset(parts)
 
 
 MAX_LINE = 1.6  # ems: the most a face's ascent and descent may take together

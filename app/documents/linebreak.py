@@ -16,11 +16,20 @@ algorithm (UAX #14) that covers Chinese, Japanese and Korean mixed with Latin:
   mark comes down with it instead of hanging it in the margin;
 - not inside a Latin word or number, nor at a no-break space, nor between a number and the
   character before or after it ("2019年3月" never ends a line at "2019年3");
+- inside a run of Thai, which has no spaces between its words, only between
+  two words: ``thai_breaks`` finds them with PyThaiNLP's dictionary segmenter
+  (``newmm``, maximal matching over Thai character clusters);
 - a piece with no break that is wider than the line (a URL, an e-mail) is cut
   after the last ``/ . - @ ? & = _`` that fits, else at the last character
-  that fits;
+  that fits, never before a combining mark (a vowel or tone mark stays on its
+  consonant);
 - spaces at the end of a line are dropped, so centred and right-aligned lines
   sit where they should; a ``<br>`` ends the line.
+
+The units are measured one character at a time; once a line is decided, its
+pieces in a shaped face (Thai, Devanagari, Tamil: ``shaping.py``) are shaped as
+a whole and the line's spare room is measured again, so a Thai tone mark still
+sits above its vowel and a Hindi conjunct is still one glyph in these blocks.
 
 ``install()`` is called by ``pdf.py`` before each render and patches once per
 process; xhtml2pdf's own tests of its CJK mode do not run here, so the
@@ -28,10 +37,17 @@ replacement is tested by the layout checks of every template.
 """
 from __future__ import annotations
 
+import functools
+import os
+import re
+import unicodedata
+
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.rl_settings import _FUZZ
 from xhtml2pdf import reportlab_paragraph as engine
 
+from app.documents import shaping
 from app.documents.scripts import CJK_RUN
 
 CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset(
@@ -40,6 +56,7 @@ CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset(
 CANNOT_END = frozenset(ALL_CANNOT_END) | frozenset("（《〈「『【〔〖〘〚｛［“‘(" "[{")
 BREAKING_SPACES = frozenset(" \t\n\r\u3000\u2002\u2003\u2009")  # not the no-break ones
 URL_BREAKS = frozenset("/.-@?&=_")
+THAI_RUN = re.compile("[\u0e01-\u0e4e]+")  # Thai letters, vowels, tone marks (not its digits or spaces)
 
 
 def _wide(char: str) -> bool:
@@ -61,6 +78,33 @@ def break_allowed(before: str, after: str) -> bool:
     return _wide(before) or _wide(after)
 
 
+@functools.lru_cache(maxsize=1)
+def _thai_words():
+    # Read only: PyThaiNLP would otherwise make ~/pythainlp-data, and a PaaS's home may not be writable.
+    os.environ.setdefault("PYTHAINLP_READ_ONLY", "1")
+    from pythainlp.tokenize import word_tokenize
+    return functools.partial(word_tokenize, engine="newmm", keep_whitespace=False)
+
+
+def thai_breaks(text: str) -> frozenset[int]:
+    """The offsets in ``text`` between two Thai words of one run (no space between them), where a
+    line may end. Nothing is loaded for text without Thai."""
+    breaks: set[int] = set()
+    for match in THAI_RUN.finditer(text):
+        words = _thai_words()(match.group())
+        if "".join(words) != match.group():
+            continue  # not a segmentation of the run: leave it whole
+        at = match.start()
+        for word in words[:-1]:
+            at += len(word)
+            breaks.add(at)
+    return frozenset(breaks)
+
+
+def _combining(char: str) -> bool:
+    return bool(char) and unicodedata.category(char) in ("Mn", "Mc", "Me")
+
+
 def _is_line_break(unit) -> bool:
     return hasattr(unit.frag, "lineBreak")
 
@@ -71,11 +115,33 @@ def _emergency_end(units, start: int, overflow: int) -> int:
     for index in range(overflow - 1, start, -1):
         if units[index - 1] in URL_BREAKS and units[index] not in CANNOT_START:
             return index
-    return max(overflow, start + 1)
+    end = overflow
+    while end > start + 1 and _combining(units[end]):
+        end -= 1  # a mark goes down with the letter it sits on
+    if end == start + 1 and _combining(units[end]):
+        end = overflow + 1
+        while end < len(units) and _combining(units[end]):
+            end += 1  # one letter with its marks is wider than the line: it still goes whole
+    return max(end, start + 1)
 
 
-def split_units(units, max_widths, calc_bounds: bool):
-    """The lines of ``units`` (``cjkU`` objects) in the widths given, as the engine's ParaLines."""
+def _line(units, width: float, calc_bounds: bool):
+    """One line of ``units`` in ``width``, its pieces in shaped faces shaped."""
+    used = sum(unit.width for unit in units)
+    line = engine.makeCJKParaLine(units, width - used, calc_bounds)
+    for word in line.words:
+        text = word.text if isinstance(word.text, str) else word.text.decode("utf-8")
+        shaped = shaping.shape_piece(word, text)
+        if shaped is not None:
+            shaped_width, word.text = shaped
+            used += shaped_width - stringWidth(text, word.fontName, word.fontSize)
+    line.extraSpace = width - used
+    return line
+
+
+def split_units(units, max_widths, calc_bounds: bool, breaks: frozenset[int] = frozenset()):
+    """The lines of ``units`` (``cjkU`` objects) in the widths given, as the engine's ParaLines;
+    ``breaks`` are more places (offsets into ``units``) where a line may end: between Thai words."""
     lines = []
     count = len(units)
     start = 0
@@ -87,8 +153,7 @@ def split_units(units, max_widths, calc_bounds: bool):
         stop = end
         while stop > start and units[stop - 1] in BREAKING_SPACES:
             stop -= 1  # spaces at the end of a line take no room
-        used = sum(unit.width for unit in units[start:stop])
-        lines.append(engine.makeCJKParaLine(units[start:stop], width_at(len(lines)) - used, calc_bounds))
+        lines.append(_line(units[start:stop], width_at(len(lines)), calc_bounds))
 
     while start < count:
         while start < count and units[start] in BREAKING_SPACES and lines:
@@ -107,7 +172,7 @@ def split_units(units, max_widths, calc_bounds: bool):
                 start = index + 1
                 end = -1
                 break
-            if index > start and break_allowed(units[index - 1], unit):
+            if index > start and (index in breaks or break_allowed(units[index - 1], unit)):
                 last_break = index
             used += unit.width
             if used > limit and unit not in BREAKING_SPACES:
@@ -149,7 +214,12 @@ def break_lines(self, width):
             units.extend(engine.cjkU(char, frag, self.encoding) for char in text)
         else:
             units.append(_marker(frag, self.encoding))
-    return split_units(units, max_widths, auto_leading not in {"", "off"})
+    return split_units(units, max_widths, auto_leading not in {"", "off"}, thai_breaks(_text(units)))
+
+
+def _text(units) -> str:
+    """The units' text, one character per unit (a marker, which has none, as U+FFFC)."""
+    return "".join(unit or "\ufffc" for unit in units)
 
 
 _original = engine.Paragraph.breakLinesCJK

@@ -10,11 +10,12 @@ the document's body text:
 - any other word with a letter outside Windows-1252 (what the built-in PDF
   fonts draw) in ``<span class="pdf-latin">``: "Łódź" or "Ελένη" is set whole
   in the Latin fallback rather than mixing two fonts inside one word;
-- the nearest block around a CJK run, or around a piece of 25 or more
+- the nearest block around a CJK or Thai run, or around a piece of 25 or more
   characters without a space (a URL, an e-mail), gets the class
   ``pdf-cjk-wrap``, which lays its lines out with ``linebreak.py`` (breaks
-  between CJK characters, at spaces between Latin words, never before 。，、 or
-  after （, and a URL after a ``/`` or ``-`` rather than mid-word);
+  between CJK characters, between Thai words, at spaces between Latin words,
+  never before 。，、 or after （, and a URL after a ``/`` or ``-`` rather than
+  mid-word);
 - a block whose text starts right to left (its first letter is Arabic or
   Hebrew, as HTML's ``dir="auto"`` decides) gets ``dir="rtl"``: xhtml2pdf then
   orders each of its lines by the Unicode bidirectional algorithm from a
@@ -66,6 +67,7 @@ SCRIPTS = {
 KINDS = (CJK, *SCRIPTS, LATIN)
 RIGHT_TO_LEFT = frozenset({"arabic", "hebrew"})
 JOINED = frozenset({"arabic", "devanagari", "tamil", "thai"})
+WRAPPED = frozenset({CJK, "thai"})  # scripts whose lines may end between two letters with no space between
 CJK_RUN = re.compile(f"[{_CJK}]+")
 CJK_CLASS = f"pdf-{CJK}"
 LATIN_CLASS = f"pdf-{LATIN}"
@@ -223,9 +225,9 @@ class _Marker(HTMLParser):
             if kind:
                 self.marks.chars.setdefault(kind, set()).update(piece)
                 pieces.append(f'<span class="{class_of(kind)}">{escape(piece, quote=False)}</span>')
-                if kind == CJK:
+                if kind in WRAPPED:
                     self._mark(self.wrapped)
-                elif kind in JOINED:
+                if kind in JOINED:
                     self._mark(self.joined)
             else:
                 pieces.append(escape(piece, quote=False))

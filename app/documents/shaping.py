@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import os
+import unicodedata
 
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -87,6 +88,16 @@ def _shaped(word):
     return type(word)([width, *out])
 
 
+def shape_piece(frag, text: str) -> tuple[float, str] | None:
+    """``text`` set in ``frag``'s face as HarfBuzz shapes it, with its width; None when the face is
+    not one that is shaped. The CJK line breaker (``linebreak.py``) shapes each line's pieces so once
+    their line is decided."""
+    if not text or not _shaped_font(getattr(frag, "fontName", "")):
+        return None
+    width, (_frag, shaped) = _shaped([0.0, (frag, text)])  # one frag in, one out
+    return width, shaped
+
+
 # The text each private-use code stands for, by face name: ReportLab gives a glyph that no character
 # maps to (a conjunct, a ligature, a vowel sign's other form) a code from U+E000 on; the PDF's
 # ToUnicode map names that text instead, so that the text layer (search, copy, an applicant tracking
@@ -105,10 +116,11 @@ def _remember_text(font_name: str, text: str, pieces) -> None:
               for char, data in zip(shaped, getattr(shaped, "__shapeData__", None) or ())]
     starts = sorted({cluster for _char, cluster in glyphs}) + [len(text)]
     for cluster in sorted({cluster for char, cluster in glyphs if _private(char)}):
-        rest = text[cluster:next(start for start in starts if start > cluster)]
+        # Decomposed, as the shaper may draw a letter as its parts: Thai ำ as ํ and า.
+        rest = unicodedata.normalize("NFKD", text[cluster:next(start for start in starts if start > cluster)])
         for char, at in glyphs:
             if at == cluster and not _private(char):
-                rest = rest.replace(char, "", 1)
+                rest = rest.replace(unicodedata.normalize("NFKD", char), "", 1)
         clusters.append((tuple(ord(char) for char, at in glyphs if at == cluster and _private(char)), rest))
 
 

@@ -22,6 +22,7 @@ Coordinates are PDF points with the origin at the page's bottom left; a box is
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -136,6 +137,10 @@ def _goes_on(char: Char, previous: Char) -> bool:
             and -TOLERANCE <= char.box[0] - previous.box[2] <= size / 2)
 
 
+def _mark(text: str) -> bool:
+    return bool(text) and all(unicodedata.category(c) in ("Mn", "Me") for c in text)
+
+
 def _segments(pages: list[Page]) -> list[Segment]:
     """Split each page's text where pdfium breaks a line, where the baseline changes, where the text
     steps back left, or at a gap wider than one and a half em (a table cell or column edge).
@@ -151,6 +156,9 @@ def _segments(pages: list[Page]) -> list[Segment]:
             if char.text in LINE_BREAKS:
                 broken = True
             if char.text.isspace():
+                continue
+            if current.chars and _mark(char.text):
+                current.chars.append(char)  # a vowel or tone mark belongs to its letter, wherever it sits
                 continue
             if previous is not None and broken and not _goes_on(char, previous):
                 previous = None

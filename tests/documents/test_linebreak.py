@@ -7,11 +7,15 @@ separator, and no glyph crosses the box's right edge.
 """
 from __future__ import annotations
 
+import copy
+import unicodedata
+
 import pytest
 
 from tests.documents import layout
+from tests.documents.test_documents import FULL
 
-from app.documents import linebreak, pdf, scripts
+from app.documents import Options, Source, linebreak, pdf, render, scripts, templating
 from app.documents.pdf import render_pdf
 
 pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
@@ -110,3 +114,101 @@ def test_the_padding_of_an_inline_box_counts_in_a_cjk_lines_width():
     data = pdf.render_pdf(document(*(label + " " + words[:cut] + "，" + words * 2 for cut in range(12))))
     box = (BOX_LEFT - 1, 0, BOX_LEFT + BOX_WIDTH + 1, 842)
     assert not layout.glyphs_outside(data, box)
+
+
+# Thai writes no space between the words of a phrase: a line ends between two words, which a dictionary
+# finds (PyThaiNLP), never inside one. The words checked are listed by hand, not by that dictionary.
+THAI = ("วิศวกรซอฟต์แวร์ที่มีประสบการณ์ทำงานด้านการพัฒนาระบบชำระเงินมากกว่าแปดปี "
+        "เชี่ยวชาญการออกแบบสถาปัตยกรรมไมโครเซอร์วิสและฐานข้อมูลขนาดใหญ่ "
+        "นำทีมย้ายระบบจากเซิร์ฟเวอร์ภายในองค์กรขึ้นสู่คลาวด์โดยไม่มีการหยุดให้บริการ",
+        "ผู้จัดการโครงการที่รับผิดชอบงบประมาณและกำหนดการของทีมพัฒนาผลิตภัณฑ์ทั้งหมดในสำนักงานกรุงเทพมหานคร")
+THAI_WORDS = ("วิศวกร", "ซอฟต์แวร์", "ประสบการณ์", "ทำงาน", "การพัฒนา", "ระบบ", "ชำระเงิน", "มากกว่า",
+              "เชี่ยวชาญ", "ออกแบบ", "สถาปัตยกรรม", "เซอร์วิส", "ข้อมูล", "ขนาด", "เซิร์ฟเวอร์", "ภายใน",
+              "องค์กร", "คลาวด์", "บริการ", "ผู้จัดการ", "โครงการ", "รับผิดชอบ", "งบประมาณ", "กำหนดการ",
+              "ผลิตภัณฑ์", "ทั้งหมด", "สำนักงาน", "กรุงเทพมหานคร")
+
+
+def _letters(text: str) -> str:
+    """Thai as its letters: decomposed (ำ is ํ + า, as the shaper draws it), without vowel and tone marks
+    (the text layer may give a mark out of place) or spaces."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not c.isspace() and unicodedata.category(c) != "Mn")
+
+
+def test_thai_lines_end_between_words_and_keep_every_letter():
+    found = [_letters(segment.text) for segment in layout.read(render_pdf(document(*THAI))).segments]
+    assert len(found) > 12, found  # the box is narrow: the text really wrapped
+    text = "".join(found)
+    assert text == "".join(_letters(paragraph) for paragraph in THAI)
+    ends = {sum(len(line) for line in found[:count]) for count in range(1, len(found))}
+    split = [(word, text[at - 8:at] + "|" + text[at:at + 8])
+             for word in map(_letters, THAI_WORDS)
+             for start in [i for i in range(len(text)) if text.startswith(word, i)]
+             for at in ends if start < at < start + len(word)]
+    assert not split, split
+
+
+def test_thai_in_these_lines_is_still_shaped_and_drawn_whole():
+    """Each line's Thai is shaped once the line is decided: ำ is drawn (as ํ and า, which the font cut
+    once lacked: a box), and the tone mark of ที่ stands above its vowel rather than on it."""
+    doc = layout.read(render_pdf(document(THAI[0], "ที่ทำงาน")))
+    assert unicodedata.normalize("NFKD", "ทำงาน") in unicodedata.normalize("NFKD", doc.text)
+    assert "\ufffd" not in doc.text and not any(ord(c) < 32 and c not in "\r\n\t\f" for c in doc.text)
+    short = next(segment for segment in doc.segments if _letters(segment.text) == _letters("ที่ทำงาน"))
+    vowel = next(c for c in short.chars if c.text == "\u0e35")
+    tone = next(c for c in short.chars if c.text == "\u0e48")
+    assert tone.box[1] > vowel.box[1] + 0.5, (vowel.box, tone.box)
+
+
+def test_devanagari_in_a_block_broken_as_cjk_is_shaped_as_elsewhere():
+    """A block with Chinese in it is laid out by the CJK line breaker; its Hindi words were once set
+    letter by letter there (virama showing), wider than the same words in a block of their own."""
+    hindi = "वरिष्ठ क्षत्रिय"
+    doc = layout.read(render_pdf(document(hindi, "负责 " + hindi)))
+
+    def width(segment) -> float:
+        chars = [c for c in segment.chars if "\u0900" <= c.text[:1] <= "\u097f"]
+        return max(c.box[2] for c in chars) - min(c.box[0] for c in chars)
+    alone, mixed = (s for s in doc.segments if any("\u0900" <= c.text[:1] <= "\u097f" for c in s.chars))
+    assert abs(width(alone) - width(mixed)) < 0.5, (width(alone), width(mixed))
+
+
+def _consecutive(lines: list[str], text: str) -> list[str]:
+    """The run of ``lines`` that makes up ``text``, one after another (empty when there is none)."""
+    for first in range(len(lines)):
+        run, joined = [], ""
+        for line in lines[first:]:
+            if not text.startswith(joined + line):
+                break
+            run.append(line)
+            joined += line
+            if joined == text:
+                return run
+    return []
+
+
+THAI_RESUME = copy.deepcopy(FULL)
+THAI_RESUME["personalInfo"].update(name="สมศรี ใจดี", address="กรุงเทพมหานคร", summary=THAI[0])
+THAI_RESUME["workExperience"][0].update(position="วิศวกรซอฟต์แวร์อาวุโส", company="บริษัท ดาวเหนือ เทคโนโลยี",
+                                        description=THAI[1])
+
+
+@pytest.mark.parametrize("template", templating.load_seed_templates(), ids=lambda t: t["name"])
+def test_a_thai_resume_prints_thai_headings_and_dates_and_breaks_its_lines_between_words(template):
+    """No language set: it is read from the text (Thai), so headings and dates are Thai too."""
+    source = Source(html_template=template["html_template"], css=template["css_styles"], title="Resume",
+                    content=THAI_RESUME, visible={})
+    doc = layout.read(render("pdf", source, Options()))
+    assert not layout.glyphs_outside(doc, layout.content_box("A4", "normal"))
+    text = _letters(doc.text)
+    for words in ("ประสบการณ์ทำงาน", "ประวัติการศึกษา", "มี.ค. 2021", "ปัจจุบัน", "สมศรี"):
+        assert _letters(words) in text, words
+    found = [_letters(segment.text) for segment in doc.segments]
+    for paragraph in THAI:  # each of its lines ends between two words
+        letters = _letters(paragraph)
+        lines = _consecutive(found, letters)
+        assert lines, (letters, found)
+        ends = {sum(len(line) for line in lines[:count]) for count in range(1, len(lines))}
+        assert not [(word, at) for word in map(_letters, THAI_WORDS)
+                    for start in [i for i in range(len(letters)) if letters.startswith(word, i)]
+                    for at in ends if start < at < start + len(word)]
