@@ -69,9 +69,21 @@ def count_one_more_resume(user: User) -> None:
     if plan.resumes_limit != UNLIMITED:
         counting = counting.where(User.live_resumes < plan.resumes_limit)
     if db.session.execute(counting).rowcount != 1:
-        raise ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                       f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
-                       {"limit": plan.resumes_limit, "resource": "resumes"})
+        raise _resume_limit(plan)
+
+
+def check_room_for_a_resume(user: User) -> None:
+    """Raise SUBSCRIPTION_LIMIT_EXCEEDED when the user's plan has no room for another resume (a look
+    before costly work, such as reading an imported file; ``count_one_more_resume`` decides)."""
+    plan = plan_for(user.subscription_type)
+    if plan.resumes_limit != UNLIMITED and user.live_resumes >= plan.resumes_limit:
+        raise _resume_limit(plan)
+
+
+def _resume_limit(plan) -> ApiError:
+    return ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
+                    f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
+                    {"limit": plan.resumes_limit, "resource": "resumes"})
 
 
 def count_one_fewer_resume(user_id: str) -> None:

@@ -3,7 +3,7 @@
 - ``reading.py``: the one door (``sniff``, ``read``), with the ZIP-bomb check of a DOCX.
 - ``sandbox.py`` runs ``extract.py`` in a child process with memory, CPU and time limits:
   a PDF (``pdf_text.py``, PDFium) or DOCX (``docx_text.py``, python-docx) becomes lines of
-  styled text runs.
+  styled text runs, and those become content (below), all inside the limits.
 - ``layout.py`` joins those lines into blocks (wrapped lines into paragraphs, bullets,
   cells), ``structure.py`` finds the header and the sections (``words.py``: headings and
   words in English and Chinese; ``dates.py``: periods), ``entries.py`` reads the entries
@@ -19,8 +19,10 @@ the child process imports as little as it can.
 
 class Unreadable(Exception):
     """The file cannot be read: ``reason`` says why (encrypted, corrupt, too_many_pages, too_long,
-    too_large; the parent adds timeout). It is the ``details.reason`` of IMPORT_UNREADABLE."""
+    too_many_lines, too_large, no_text; the parent adds timeout, too_many_parts and zip_bomb). It is
+    the ``details.reason`` of IMPORT_UNREADABLE; ``values`` fill in its message (how many parts)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, **values) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.values = values

@@ -17,11 +17,11 @@ _HEADING = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
 class _Docx:
     """Reads a document's body in order: paragraphs, tables (row by row) and text boxes."""
 
-    def __init__(self, data: bytes, max_chars: int) -> None:
+    def __init__(self, data: bytes, max_chars: int, max_lines: int) -> None:
         from docx import Document
 
         self.document = Document(io.BytesIO(data))
-        self.max_chars = max_chars
+        self.max_chars, self.max_lines = max_chars, max_lines
         self.chars = 0
         self.lines: list[dict] = []
         self.styles = {}
@@ -89,6 +89,8 @@ class _Docx:
         self.chars += sum(len(run["t"]) for cell in line["cells"] for run in cell)
         if self.chars > self.max_chars:
             raise Unreadable("too_long")
+        if len(self.lines) >= self.max_lines:
+            raise Unreadable("too_many_lines")
         self.lines.append(line)
 
     def _style_chain(self, style_id: str | None):
@@ -234,9 +236,9 @@ def _split_breaks(line: dict) -> list[dict]:
     return lines
 
 
-def docx_lines(data: bytes, max_chars: int) -> list[dict]:
+def docx_lines(data: bytes, max_chars: int, max_lines: int) -> list[dict]:
     try:
-        return _Docx(data, max_chars).read()
+        return _Docx(data, max_chars, max_lines).read()
     except (Unreadable, MemoryError):
         raise
     except Exception:  # python-docx, lxml or zipfile refusing what it was given

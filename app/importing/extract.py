@@ -1,14 +1,16 @@
-"""The child process of an import: a PDF or DOCX on stdin, its lines of styled text as JSON on stdout.
+"""The child process of an import: a PDF or DOCX on stdin, the resume it holds as JSON on stdout.
 
 Run by ``sandbox.py`` as ``python -I -c ... main()`` with the kind and limits as arguments. It
 limits itself first (address space, CPU seconds, no files written), so a hostile file (a
-decompression bomb inside a PDF stream, an XML part that takes forever) costs this process, never
-the web worker, and PDFium runs here without the web process's lock. It imports only the standard
-library and the two readers.
+decompression bomb inside a PDF stream, an XML part that takes forever, a layout that is slow to
+read into sections) costs this process, never the web worker, and PDFium runs here without the web
+process's lock. The whole reading happens here: the lines of styled text (PDFium or python-docx),
+then the blocks, sections and entries (``structure.py``); it imports neither Flask nor the database.
 
-The output is ``{"lines": [...]}`` or ``{"error": reason}`` (``encrypted``, ``corrupt``,
-``too_many_pages``, ``too_long``). A line is one visual line of a PDF page, or one paragraph of a
-DOCX (a line break inside it starts another line):
+The output is ``{"content": {...}}`` (the content as ``structure.parse`` reads it, before the
+content schema's check) or ``{"error": reason}`` (``encrypted``, ``corrupt``, ``too_many_pages``,
+``too_long``, ``too_many_lines``, ``no_text``). A line is one visual line of a PDF page, or one
+paragraph of a DOCX (a line break inside it starts another line):
 
     {"page": 1, "x0", "x1", "top", "bottom", "base" (the baseline): points from the page's top left
      (PDF; 0 for DOCX),
@@ -26,10 +28,13 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 
 from app.importing import Unreadable
 from app.importing.docx_text import docx_lines
 from app.importing.pdf_text import pdf_lines
+
+MIN_TEXT = 20  # characters a PDF or DOCX must hold to be a resume
 
 
 def _limit_self(memory_bytes: int, cpu_seconds: int) -> None:
@@ -45,12 +50,25 @@ def main() -> None:
     _limit_self(limits["memory"], limits["cpu"])
     data = sys.stdin.buffer.read()
     try:
-        if kind == "pdf":
-            result = {"lines": pdf_lines(data, limits["pages"], limits["chars"])}
-        else:
-            result = {"lines": docx_lines(data, limits["chars"])}
+        result = {"content": read(kind, data, limits)}
     except Unreadable as exc:
         result = {"error": exc.reason}
     except MemoryError:
         result = {"error": "too_large"}
+    except Exception:  # a layout the reader trips over: the person gets an answer, the log the trace
+        traceback.print_exc(file=sys.stderr)
+        result = {"error": "corrupt"}
     sys.stdout.buffer.write(json.dumps(result, ensure_ascii=False).encode("utf-8"))
+
+
+def read(kind: str, data: bytes, limits: dict) -> dict:
+    """The resume in a PDF or DOCX's bytes. Raises Unreadable."""
+    if kind == "pdf":
+        lines = pdf_lines(data, limits["pages"], limits["chars"], limits["lines"])
+    else:
+        lines = docx_lines(data, limits["chars"], limits["lines"])
+    if sum(len(run["t"].strip()) for line in lines for cell in line["cells"] for run in cell) < MIN_TEXT:
+        raise Unreadable("no_text")
+    from app.importing import structure
+
+    return structure.parse(lines)

@@ -237,17 +237,19 @@ def _right_edges(raw: list[Block]) -> list[float | None]:
         pages.setdefault(block.page, []).append(block)
     ends_at: dict[tuple[int, int], list[float]] = {}          # (page, left edge) -> right ends, sorted
     level_ends_at: dict[tuple[int, int], list[float]] = {}    # the same, of lines level with another column
+    tops: dict[int, list[float]] = {}
     for number, page in pages.items():
         page.sort(key=lambda b: b.top)
+        tops[number] = [b.top for b in page]
         for block in page:
             ends_at.setdefault((number, round(block.x0)), []).append(block.x1)
-            if _beside(page, block, 0.0) is not None:
+            if _beside(page, tops[number], block, 0.0) is not None:
                 level_ends_at.setdefault((number, round(block.x0)), []).append(block.x1)
     for ends in (*ends_at.values(), *level_ends_at.values()):
         ends.sort()
     edges: list[float | None] = []
     for block in raw:
-        beside = _beside(pages[block.page], block, BAND * max(block.bottom - block.top, 1.0))
+        beside = _beside(pages[block.page], tops[block.page], block, BAND * max(block.bottom - block.top, 1.0))
         if beside is not None:
             block.extra["beside"] = True
         table = ends_at if beside is None else level_ends_at
@@ -267,17 +269,20 @@ def _right_edges(raw: list[Block]) -> list[float | None]:
     return edges
 
 
-def _beside(page: list[Block], block: Block, reach: float) -> float | None:
+def _beside(page: list[Block], tops: list[float], block: Block, reach: float) -> float | None:
     """Where the nearest text to the right of ``block`` starts, within ``reach`` points above or
-    below it; None when there is none."""
-    return min((other.x0 for other in _band(page, block.top - reach, block.bottom + reach)
+    below it; None when there is none (always for a DOCX paragraph, which has no place on a page:
+    every one has top 0, so looking would compare each with all)."""
+    if block.extra.get("para"):
+        return None
+    return min((other.x0 for other in _band(page, tops, block.top - reach, block.bottom + reach)
                 if other.x0 > block.x1 + ALIGN and other.top < block.bottom + reach
                 and other.bottom > block.top - reach), default=None)
 
 
-def _band(page: list[Block], top: float, bottom: float) -> list[Block]:
-    """The blocks of a page (sorted by top) that reach into ``top``..``bottom``."""
-    index = bisect.bisect_left([b.top for b in page], top - MAX_LINE)
+def _band(page: list[Block], tops: list[float], top: float, bottom: float) -> list[Block]:
+    """The blocks of a page (sorted by top; ``tops`` are theirs) that reach into ``top``..``bottom``."""
+    index = bisect.bisect_left(tops, top - MAX_LINE)
     found = []
     for other in page[index:]:
         if other.top > bottom:

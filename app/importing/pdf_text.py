@@ -16,7 +16,7 @@ FORCE_BOLD_FLAG = 1 << 18       # PDF font descriptor flags (bits 19 and 7, 1-ba
 ITALIC_FLAG = 1 << 6
 
 
-def pdf_lines(data: bytes, max_pages: int, max_chars: int) -> list[dict]:
+def pdf_lines(data: bytes, max_pages: int, max_chars: int, max_lines: int) -> list[dict]:
     import pypdfium2
     import pypdfium2.raw as pdfium
 
@@ -38,6 +38,8 @@ def pdf_lines(data: bytes, max_pages: int, max_chars: int) -> list[dict]:
             if total > max_chars:
                 raise Unreadable("too_long")
             lines += _page_lines(pdfium, textpage.raw, count, number + 1, page.get_height())
+            if len(lines) > max_lines:
+                raise Unreadable("too_many_lines")
             textpage.close()
             page.close()
         return lines

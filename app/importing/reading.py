@@ -2,31 +2,29 @@
 
 ``sniff(data)`` tells a PDF, a DOCX and a JSON document apart by their bytes (never by a name or a
 declared type). ``read(kind, data)`` reads a PDF or DOCX: the ZIP directory of a DOCX is checked
-first (more than ``MAX_ZIP_ENTRIES`` members or ``MAX_UNPACKED_BYTES`` unpacked is a ZIP bomb;
-Python's zipfile never inflates a member past the size its directory declares), then ``sandbox``
-reads the lines in a child process with limits, ``structure`` turns them into content, and
-``app.content.cleaning`` keeps what the content schema accepts, naming the rest. A JSON Resume
+first (more than ``MAX_ZIP_ENTRIES`` members is refused as too many parts, more than
+``MAX_UNPACKED_BYTES`` unpacked as a ZIP bomb; Python's zipfile never inflates a member past the
+size its directory declares), then ``sandbox`` reads the lines and turns them into content
+(``structure``) in a child process with limits, and ``app.content.cleaning`` keeps what the
+content schema accepts, naming the rest. A JSON Resume
 document is read by ``app.content.jsonresume``.
 
 What cannot be read raises ``Unreadable`` with a ``reason`` (encrypted, corrupt, too_many_pages,
-too_long, too_large, timeout, no_text, zip_bomb); every reader being busy raises ``sandbox.Busy``.
+too_long, too_many_lines, too_many_parts, too_large, timeout, no_text, zip_bomb); every reader
+being busy raises ``sandbox.Busy``.
 """
 from __future__ import annotations
 
 import io
-import logging
 import zipfile
 
 from app.content import cleaning
-from app.importing import sandbox, structure
+from app.importing import sandbox
 from app.importing import Unreadable
 from app.importing.sandbox import Busy  # noqa: F401  (raised by read)
 
-log = logging.getLogger(__name__)
-
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024    # a DOCX's members, unpacked
 MAX_ZIP_ENTRIES = 1000
-MIN_TEXT = 20                            # characters a PDF or DOCX must hold to be a resume
 
 
 def sniff(data: bytes) -> str | None:
@@ -51,15 +49,7 @@ def read(kind: str, data: bytes) -> tuple[dict, list[str]]:
     content paths of what was read but not kept. Raises Unreadable and Busy."""
     if kind == "docx":
         _check_zip(data)
-    lines = sandbox.read_lines(kind, data)
-    if sum(len(run["t"].strip()) for line in lines for cell in line["cells"] for run in cell) < MIN_TEXT:
-        raise Unreadable("no_text")
-    try:
-        content = structure.parse(lines)
-    except Exception:   # a layout the reader trips over: the person gets an answer, the log the trace
-        log.exception("import: the %s's lines could not be read into a resume", kind)
-        raise Unreadable("corrupt") from None
-    return cleaning.keep_valid(content)
+    return cleaning.keep_valid(sandbox.read_content(kind, data))
 
 
 def _check_zip(data: bytes) -> None:
@@ -69,5 +59,7 @@ def _check_zip(data: bytes) -> None:
             members = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
         raise Unreadable("corrupt") from None
-    if len(members) > MAX_ZIP_ENTRIES or sum(m.file_size for m in members) > MAX_UNPACKED_BYTES:
+    if len(members) > MAX_ZIP_ENTRIES:
+        raise Unreadable("too_many_parts", parts=len(members), limit=MAX_ZIP_ENTRIES)
+    if sum(m.file_size for m in members) > MAX_UNPACKED_BYTES:
         raise Unreadable("zip_bomb")

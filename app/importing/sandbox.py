@@ -1,11 +1,12 @@
 """Reading a PDF or DOCX in a child process with limits (``extract.py`` is the child).
 
-The file is parsed inside the web request, but not inside the web process: a hostile file (a
-decompression bomb in a PDF stream, a DOCX part that is slow to parse, a file that crashes a C
-library) costs a child process that limits itself to ``MEMORY_BYTES`` of address space and
-``CPU_SECONDS`` of CPU and is killed after ``TIMEOUT_SECONDS``. The child gets no environment (no
-secrets) and writes no files. At most ``CONCURRENT`` children run per web process; a request that
-cannot get a slot within ``TIMEOUT_SECONDS`` raises ``Busy``.
+The file is read inside the web request, but not inside the web process: a hostile file (a
+decompression bomb in a PDF stream, a DOCX part that is slow to parse, a layout that is slow to
+read into sections, a file that crashes a C library) costs a child process that limits itself to
+``MEMORY_BYTES`` of address space and ``CPU_SECONDS`` of CPU and is killed after
+``TIMEOUT_SECONDS``; its text is bounded first (``MAX_PAGES``, ``MAX_CHARS``, ``MAX_LINES``). The
+child gets no environment (no secrets) and writes no files. At most ``CONCURRENT`` children run
+per web process; a request that cannot get a slot within ``TIMEOUT_SECONDS`` raises ``Busy``.
 
 Each run costs the start of a Python process with PDFium or python-docx (about 0.3 s).
 """
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 
 MAX_PAGES = 10
 MAX_CHARS = 200_000
+MAX_LINES = 2_000  # lines of a PDF, paragraphs of a DOCX: a dense ten-page resume has about 700
 MEMORY_BYTES = 512 * 1024 * 1024
 CPU_SECONDS = 15
 TIMEOUT_SECONDS = 20
@@ -38,16 +40,17 @@ class Busy(Exception):
     """Every reader stayed busy for ``TIMEOUT_SECONDS``: try again shortly."""
 
 
-def read_lines(kind: str, data: bytes) -> list[dict]:
-    """The lines of a PDF (``kind`` "pdf") or DOCX ("docx"), as ``extract.py`` describes them.
+def read_content(kind: str, data: bytes) -> dict:
+    """The resume in a PDF (``kind`` "pdf") or DOCX ("docx"), as ``structure.parse`` reads it.
 
-    Raises Unreadable (encrypted, corrupt, too_many_pages, too_long, too_large, timeout) and Busy
-    when every slot stays busy.
+    Raises Unreadable (encrypted, corrupt, too_many_pages, too_long, too_many_lines, too_large,
+    no_text, timeout) and Busy when every slot stays busy.
     """
     if not _slots.acquire(timeout=TIMEOUT_SECONDS):
         raise Busy()
     try:
-        limits = {"pages": MAX_PAGES, "chars": MAX_CHARS, "memory": MEMORY_BYTES, "cpu": CPU_SECONDS}
+        limits = {"pages": MAX_PAGES, "chars": MAX_CHARS, "lines": MAX_LINES, "memory": MEMORY_BYTES,
+                  "cpu": CPU_SECONDS}
         try:
             done = subprocess.run([sys.executable, "-I", "-c", _CHILD, kind, json.dumps(limits), ROOT],
                                   input=data, capture_output=True, timeout=TIMEOUT_SECONDS, env={}, cwd=ROOT,
@@ -67,5 +70,8 @@ def read_lines(kind: str, data: bytes) -> list[dict]:
         log.warning("import: the %s reader wrote no result", kind)
         raise Unreadable("corrupt") from None
     if "error" in result:
+        if done.stderr:
+            log.warning("import: the %s reader could not read the file: %s", kind,
+                        done.stderr[-2000:].decode("utf-8", "replace"))
         raise Unreadable(str(result["error"]))
-    return result["lines"]
+    return result["content"]

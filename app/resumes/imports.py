@@ -19,6 +19,7 @@ from pathlib import PurePath
 
 from app.content import cleaning, jsonresume, language
 from app.content.schema import ContentSchema
+from app.billing import usage
 from app.errors import ApiError
 from app.importing import reading, sandbox
 from app.resumes import service
@@ -39,6 +40,9 @@ MESSAGES = {
     "timeout": f"This document took longer than {sandbox.TIMEOUT_SECONDS} seconds to read.",
     "no_text": "This document has no text to read (a scanned page?): import a PDF with its text, or a DOCX.",
     "zip_bomb": f"This DOCX unpacks to more than {reading.MAX_UNPACKED_BYTES // (1024 * 1024)} MB.",
+    "too_many_parts": "This DOCX holds {parts:,} parts; a Word document has far fewer (at most {limit:,} are read).",
+    "too_many_lines": f"This document has more than {sandbox.MAX_LINES:,} lines or paragraphs of text; a resume "
+                      "has far fewer.",
     "not_json_resume": "This JSON file is not a JSON Resume document (https://jsonresume.org).",
 }
 
@@ -47,6 +51,7 @@ def import_document(user: User, document, *, title: str | None = None, template_
                     fallback_title: str = "") -> tuple[Resume, list[str]]:
     """A JSON Resume document as a new resume, titled ``title``, else the document's own title, the
     person's name or ``fallback_title``. Raises VALIDATION_ERROR (``jsonResume``) and as ``create_resume``."""
+    usage.check_room_for_a_resume(user)  # before any reading: a refused import costs nothing
     try:
         return _import_json_resume(user, document, title, template_id, fallback_title)
     except jsonresume.NotJsonResume as exc:
@@ -55,7 +60,10 @@ def import_document(user: User, document, *, title: str | None = None, template_
 
 def _import_json_resume(user: User, document, title: str | None, template_id: str | None,
                         fallback_title: str) -> tuple[Resume, list[str]]:
-    content, dropped = jsonresume.to_content(document)
+    try:
+        content, dropped = jsonresume.to_content(document)
+    except jsonresume.TooLarge as exc:
+        raise ApiError("CONTENT_TOO_LARGE", str(exc), exc.details) from None
     content, refused = cleaning.keep_valid(content)     # to_content keeps only what validates: nothing, so far
     dropped = dropped + refused
     known = jsonresume.settings(document)
@@ -69,6 +77,7 @@ def import_file(user: User, filename: str, data: bytes, *, title: str | None = N
     IMPORT_UNREADABLE, SERVICE_UNAVAILABLE (every reader busy) and as ``create_resume``."""
     if not data:
         raise ApiError("VALIDATION_ERROR", "file: The file is empty.", {"field": "file"})
+    usage.check_room_for_a_resume(user)  # before any reading: a refused import costs nothing
     kind = reading.sniff(data)
     if kind is None:
         raise ApiError("UNSUPPORTED_MEDIA_TYPE", "Import a PDF, a DOCX or a JSON Resume (.json) file.",
@@ -91,7 +100,7 @@ def read_document(kind: str, data: bytes) -> tuple[dict, list[str]]:
     try:
         return reading.read(kind, data)
     except reading.Unreadable as exc:
-        raise _unreadable(exc.reason, kind) from None
+        raise _unreadable(exc.reason, kind, **exc.values) from None
     except sandbox.Busy:
         raise ApiError("SERVICE_UNAVAILABLE", "Too many files are being imported right now; try again shortly.",
                        headers={"Retry-After": "5"}) from None
@@ -104,8 +113,8 @@ def _json_document(data: bytes):
         raise _unreadable("corrupt", "json") from None
 
 
-def _unreadable(reason: str, kind: str) -> ApiError:
-    message = MESSAGES.get(reason, MESSAGES["corrupt"]).format(kind=KINDS[kind])
+def _unreadable(reason: str, kind: str, **values) -> ApiError:
+    message = MESSAGES.get(reason, MESSAGES["corrupt"]).format(kind=KINDS[kind], **values)
     return ApiError("IMPORT_UNREADABLE", message, {"field": "file", "reason": reason})
 
 

@@ -28,11 +28,15 @@ and the date precision are in docs/api-decisions.md ("JSON Resume"); in short:
   ``meta.lastModified``, which describe the file rather than the resume.
 
 A document that is not an object, or has none of JSON Resume's keys, raises ``NotJsonResume``
-(the importer answers it as VALIDATION_ERROR with ``details.field`` "jsonResume").
+(the importer answers it as VALIDATION_ERROR with ``details.field`` "jsonResume"); one far bigger
+than a resume (a list of more than 1,000 items, more than 20,000 values) raises ``TooLarge`` before
+anything is read (413 CONTENT_TOO_LARGE).
 
 ``terms.py`` holds the mapping between the two models, ``reading.py`` and ``validation.py`` the
 way in, ``writing.py`` the way out.
 """
 from app.content.jsonresume.reading import settings, to_content  # noqa: F401
-from app.content.jsonresume.terms import EXTENSION, FIELD, SCHEMA_URL, SCHEMA_VERSION, NotJsonResume  # noqa: F401
+from app.content.jsonresume.terms import (  # noqa: F401
+    EXTENSION, FIELD, SCHEMA_URL, SCHEMA_VERSION, NotJsonResume, TooLarge,
+)
 from app.content.jsonresume.writing import document_bytes, from_content  # noqa: F401

@@ -5,8 +5,8 @@ from typing import Any
 
 from app.content import language, normalise
 from app.content.jsonresume.terms import (
-    BASICS, DATE, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FILE_META, LOCATION, MAPS, PROFILE,
-    SECTION_KEYS, TOP_LEVEL, NotJsonResume, empty,
+    BASICS, DATE, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FIELD, FILE_META, LOCATION, MAPS,
+    MAX_ITEMS, MAX_VALUES, PROFILE, SECTION_KEYS, TOP_LEVEL, NotJsonResume, TooLarge, empty,
 )
 from app.content.jsonresume.validation import validated
 from app.content.sections import BODY_SECTIONS, SECTIONS, TITLED
@@ -45,12 +45,15 @@ class _Reader:
     value refused later by the schema is reported by the path the user knows."""
 
     def __init__(self) -> None:
-        self.dropped: list[str] = []
+        self._dropped: dict[str, None] = {}  # in the order found, each once (a dict: a lookup is O(1))
         self.origin: dict[tuple, str] = {}
 
+    @property
+    def dropped(self) -> list[str]:
+        return list(self._dropped)
+
     def drop(self, path: str) -> None:
-        if path not in self.dropped:
-            self.dropped.append(path)
+        self._dropped.setdefault(path, None)
 
     def of_type(self, value: Any, kind: type, path: str) -> Any:
         """``value`` if it is a ``kind`` (list, dict); None if it is empty or, reported, of another type."""
@@ -94,9 +97,31 @@ class _Reader:
         self.origin[at + (field,)] = path
 
 
+def _measure(document: Any) -> None:
+    """Refuse, before any reading, a document far bigger than any resume: a list of more than
+    ``MAX_ITEMS`` items, or more than ``MAX_VALUES`` values in all. Linear, and it stops at the first."""
+    count = 0
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack:
+        value, path = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise TooLarge(f"jsonResume: the document holds more than {MAX_VALUES:,} values; a resume holds "
+                           "far fewer.", field=FIELD, maxValues=MAX_VALUES)
+        if isinstance(value, list):
+            if len(value) > MAX_ITEMS:
+                where = f"{FIELD}.{path}" if path else FIELD
+                raise TooLarge(f"{where}: {len(value):,} items; a list of a resume holds at most {MAX_ITEMS:,}.",
+                               field=where, maxItems=MAX_ITEMS)
+            stack.extend((item, f"{path}.{index}" if path else str(index)) for index, item in enumerate(value))
+        elif isinstance(value, dict):
+            stack.extend((item, f"{path}.{key}" if path else str(key)) for key, item in value.items())
+
+
 def _check_document(document: Any) -> dict:
     if not isinstance(document, dict):
         raise NotJsonResume("jsonResume: a JSON Resume document is a JSON object.")
+    _measure(document)
     shaped = (isinstance(document.get("basics"), dict) or isinstance(document.get("meta"), dict)
               or any(isinstance(document.get(key), list) for key in SECTION_KEYS if key != "basics"))
     if not shaped:

@@ -66,6 +66,20 @@ def empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
+# Far more than any resume holds (the content schema keeps at most 50 entries of a section, 100 skills):
+# a document past these is refused before it is read, so reading it stays cheap.
+MAX_ITEMS = 1000  # items of one list
+MAX_VALUES = 20_000  # values (objects, lists, strings, numbers) in the whole document
+
+
+class TooLarge(ValueError):
+    """The document is far bigger than a resume: ``details`` name where (413 CONTENT_TOO_LARGE)."""
+
+    def __init__(self, message: str, **details) -> None:
+        super().__init__(message)
+        self.details = details
+
+
 class NotJsonResume(ValueError):
     """The document is not a JSON Resume document: the message says why, ``details`` are the error's
     details (``field`` "jsonResume", and what was expected)."""

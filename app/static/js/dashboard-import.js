@@ -26,12 +26,17 @@ const REASONS = {
   timeout: "This document took too long to read.",
   no_text: "This document has no text to read (a scanned page?): import a PDF with its text, or a DOCX.",
   zip_bomb: "This DOCX unpacks to too much data to import.",
+  too_many_lines: "This document has too many lines of text to import.",
+  too_many_parts: "This DOCX has too many parts to import.",
   not_json_resume: "This JSON file is not a JSON Resume document (https://jsonresume.org).",
 };
 
 // The API's refusal in the person's words.
 function words(error) {
   const { code, details } = error;
+  if (code === "CONTENT_TOO_LARGE" && String(details.field || "").startsWith("jsonResume")) {
+    return t("This JSON Resume document is far larger than a resume.");
+  }
   if (code === "CONTENT_TOO_LARGE") {
     return t("This file is too large to import (at most {size} MB).", { size: (details.limit || 1048576) / 1048576 });
   }
