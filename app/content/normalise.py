@@ -14,14 +14,15 @@ from typing import Any
 from app.content.language import LANGUAGES
 from app.content.sections import SECTIONS, TITLED, section_order as stored_order
 
-PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary", "label", "url")
+PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary", "label", "url", "image")
+LOCATION_FIELDS = ("address", "postalCode", "city", "region", "countryCode")
 PROFILE_FIELDS = ("network", "username", "url")
-WORK_FIELDS = ("company", "position", "location", "url", "startDate", "endDate", "description")
+WORK_FIELDS = ("company", "position", "location", "url", "startDate", "endDate", "description", "companyDescription")
 WORK_LISTS = ("highlights",)
-EDUCATION_FIELDS = ("school", "degree", "area", "studyType", "score", "startDate", "endDate")
+EDUCATION_FIELDS = ("school", "degree", "area", "studyType", "score", "startDate", "endDate", "url")
 EDUCATION_LISTS = ("courses",)
-PROJECT_FIELDS = ("id", "name", "description", "url", "startDate", "endDate")
-PROJECT_LISTS = ("technologies", "highlights")
+PROJECT_FIELDS = ("id", "name", "description", "url", "startDate", "endDate", "entity", "type")
+PROJECT_LISTS = ("technologies", "highlights", "roles")
 CUSTOM_ITEM_FIELDS = ("title", "subtitle", "date", "url", "description")
 # The list sections of issue 15: key -> (text fields, list-of-string fields), in the normalised shape's order.
 ENTRY_SECTIONS = {
@@ -66,6 +67,11 @@ def _entries(value: Any, fields: tuple[str, ...], lists: tuple[str, ...] = ()) -
     return entries
 
 
+def _location(value: Any) -> dict:
+    value = value if isinstance(value, dict) else {}
+    return {field: text_value(value.get(field)).strip() for field in LOCATION_FIELDS}
+
+
 def _custom_sections(value: Any) -> list[dict]:
     if not isinstance(value, (list, tuple)):
         return []
@@ -87,6 +93,7 @@ def normalise_content(content: dict | None) -> dict:
     personal = personal if isinstance(personal, dict) else {}
     normalised = {
         "personalInfo": {**{f: text_value(personal.get(f)).strip() for f in PERSONAL_FIELDS},
+                         "location": _location(personal.get("location")),
                          "profiles": _entries(personal.get("profiles"), PROFILE_FIELDS)},
         "workExperience": _entries(content.get("workExperience"), WORK_FIELDS, WORK_LISTS),
         "education": _entries(content.get("education"), EDUCATION_FIELDS, EDUCATION_LISTS),

@@ -94,6 +94,17 @@ class ProfileSchema(InputSchema):
     url = _optional_url()
 
 
+class LocationSchema(InputSchema):
+    """The parts of an address, as JSON Resume's ``basics.location`` has them (kept from an import and
+    written back on export; ``address`` is the line the documents print)."""
+
+    address = _optional_text(300)
+    postalCode = _optional_text(20)
+    city = _optional_text(100)
+    region = _optional_text(100)
+    countryCode = _optional_text(20)
+
+
 class PersonalInfoSchema(InputSchema):
     name = _text(200)
     email = _text(254)
@@ -102,6 +113,8 @@ class PersonalInfoSchema(InputSchema):
     summary = _text(5000)
     label = _optional_text(200)
     url = _optional_url()
+    image = _optional_url()
+    location = fields.Nested(LocationSchema)
     profiles = _entry_list(ProfileSchema, 20)
 
 
@@ -112,6 +125,7 @@ class WorkExperienceSchema(_Period):
     location = _optional_text(200)
     url = _optional_url()
     highlights = _optional_strings(50, 500)
+    companyDescription = _optional_text(500)  # JSON Resume's work[].description: what the company does
 
 
 class EducationSchema(_Period):
@@ -121,6 +135,7 @@ class EducationSchema(_Period):
     studyType = _optional_text(200)
     score = _optional_text(200)
     courses = _optional_strings(50, 200)
+    url = _optional_url()
 
 
 class SkillGroupSchema(InputSchema):
@@ -205,6 +220,9 @@ class ProjectSchema(_Period):
     technologies = _string_list(100)
     url = Url(validate=validate.Length(max=2048), load_default="")
     highlights = _string_list(50, 500)
+    roles = _optional_strings(20, 200)
+    entity = _optional_text(200)
+    type = _optional_text(200)
 
 
 class ContentSchema(InputSchema):

@@ -15,6 +15,7 @@ from tests.documents.every_section import EVERY_SECTION
 from app.content import normalise
 from app.content import jsonresume
 from app.content.sections import BODY_SECTIONS
+from app.content.jsonresume.terms import ALIASES
 from app.resumes.schemas import ContentSchema
 
 DATA = Path(__file__).parent / "data"
@@ -40,12 +41,15 @@ def imported(document: dict) -> tuple[dict, list[str]]:
 # --- the published sample -------------------------------------------------------------------------
 def test_the_published_sample_maps_onto_the_model():
     content, dropped = imported(SAMPLE)
-    assert dropped == ["work.0.description", "education.0.gpa", "projects.0.roles", "projects.0.entity",
-                       "projects.0.type", "meta.canonical", "projects.0.url"]
+    # Every field of the schema is kept (issue 23 point 3), but for meta.canonical, the address of the
+    # file it was published at, which our export is not.
+    assert dropped == ["meta.canonical"]
     personal = content["personalInfo"]
     assert personal["name"] == "Richard Hendriks" and personal["label"] == "Programmer"
     assert personal["url"] == "http://richardhendricks.example.com"
     assert personal["address"] == "2712 Broadway St, CA 94115 San Francisco, California, US"
+    assert personal["location"] == {"address": "2712 Broadway St", "postalCode": "CA 94115",
+                                    "city": "San Francisco", "region": "California", "countryCode": "US"}
     assert personal["summary"].startswith("Richard hails from Tulsa.")
     assert personal["profiles"] == [
         {"network": "Twitter", "username": "neutralthoughts", "url": ""},
@@ -53,19 +57,22 @@ def test_the_published_sample_maps_onto_the_model():
     assert content["workExperience"] == [{
         "company": "Pied Piper", "position": "CEO/President", "location": "Palo Alto, CA",
         "url": "http://piedpiper.example.com", "startDate": "2013-12", "endDate": "2014-12",
-        "description": SAMPLE["work"][0]["summary"], "highlights": SAMPLE["work"][0]["highlights"]}]
+        "description": SAMPLE["work"][0]["summary"], "highlights": SAMPLE["work"][0]["highlights"],
+        "companyDescription": "Awesome compression company"}]
     assert content["education"] == [{
         "school": "University of Oklahoma", "degree": "", "area": "Information Technology",
-        "studyType": "Bachelor", "score": "", "startDate": "2011-06", "endDate": "2014-01",
-        "courses": ["DB1101 - Basic SQL", "CS2011 - Java Introduction"]}]
+        "studyType": "Bachelor", "score": "4.0", "startDate": "2011-06", "endDate": "2014-01", "url": "",
+        "courses": ["DB1101 - Basic SQL", "CS2011 - Java Introduction"]}]  # gpa: the older schema's score
     assert content["skillGroups"] == [{"name": "Web Development", "level": "Master",
                                        "keywords": ["HTML", "CSS", "Javascript"]},
                                       {"name": "Compression", "level": "Master", "keywords": ["Mpeg", "MP4", "GIF"]}]
     assert content["skills"] == []
     assert content["projects"] == [{   # no id: the server gives one when the resume is saved
-        "name": "Miss Direction", "description": "A mapping engine that misguides you", "url": "",
+        "name": "Miss Direction", "description": "A mapping engine that misguides you",
+        "url": "https://missdirection.example.com",  # written without a scheme in the sample
         "startDate": "2016-08", "endDate": "2016-08", "technologies": ["GoogleMaps", "Chrome Extension", "Javascript"],
-        "highlights": SAMPLE["projects"][0]["highlights"]}]
+        "highlights": SAMPLE["projects"][0]["highlights"], "roles": ["Team lead", "Designer"], "entity": "Smoogle",
+        "type": "application"}]
     assert content["volunteer"][0]["organization"] == "CoderDojo"
     assert content["volunteer"][0]["startDate"] == "2012-01"
     assert content["awards"] == [{"title": "Digital Compression Pioneer Award", "awarder": "Techcrunch",
@@ -108,14 +115,15 @@ def test_the_export_puts_each_field_where_json_resume_has_it():
     assert document["basics"] == {
         "name": "Marguerite Oyelaran-Finch", "label": "Senior Data Engineer", "email": "marguerite@example.org",
         "phone": "+31 20 555 0188", "url": "https://marguerite.example.org",
-        "summary": "Data engineer who likes quiet pipelines.",
-        "location": {"address": "Keizersgracht 212, 1016 DX Amsterdam, NL"},
+        "image": "https://marguerite.example.org/portrait.jpg", "summary": "Data engineer who likes quiet pipelines.",
+        "location": {"address": "Keizersgracht 212", "postalCode": "1016 DX", "city": "Amsterdam", "countryCode": "NL"},
         "profiles": [{"network": "GitHub", "username": "mfinch", "url": "https://github.example.com/mfinch"},
                      {"network": "Mastodon", "username": "mfinch@social"}]}
     assert document["work"] == [{"name": "Tidewater Analytics", "position": "Lead Pipeline Engineer",
                                  "location": "Rotterdam", "url": "https://tidewater.example.com",
                                  "startDate": "2019-04", "summary": "Ran the ingestion platform.",
-                                 "highlights": ["Cut reprocessing cost by a third"]}]
+                                 "highlights": ["Cut reprocessing cost by a third"],
+                                 "description": "Maritime data for port operators"}]
     assert document["education"][0]["institution"] == "Delft University of Technology"
     assert document["education"][0]["x-resume-service"] == {"degree": "MSc Computer Science"}
     assert document["skills"] == [{"name": "Databases", "level": "Expert", "keywords": ["PostgreSQL", "ClickHouse"]},
@@ -174,7 +182,7 @@ def test_json_resume_dates_keep_month_precision(date, month):
     assert dropped == []
 
 
-@pytest.mark.parametrize("date", ["Present", "2014-13", "2014-00-01", "14-06", "2014/06", "2014-06-29T10:00:00", 2014])
+@pytest.mark.parametrize("date", ["Present", "2014-13", "2014-00-01", "14-06", "2014/13", "2014-06-29T10:00:00", 2014])
 def test_what_is_not_a_date_is_dropped(date):
     content, dropped = imported({"work": [{"name": "X", "startDate": date}]})
     assert content["workExperience"][0]["startDate"] == "" and dropped == ["work.0.startDate"]
@@ -204,6 +212,7 @@ def test_values_our_validation_refuses_are_dropped_and_named():
     content, dropped = imported(document)
     assert content["personalInfo"]["name"] == "" and content["personalInfo"]["email"] == "ok@example.com"
     assert content["personalInfo"]["address"] == "Lyon, FR"
+    assert content["personalInfo"]["image"] == "https://img.example.com/me.png"
     assert len(content["personalInfo"]["profiles"]) == 20
     assert all(p == {"network": "X", "username": "", "url": ""} for p in content["personalInfo"]["profiles"])
     assert len(content["workExperience"]) == 50
@@ -212,7 +221,7 @@ def test_values_our_validation_refuses_are_dropped_and_named():
     assert content["projects"][0]["url"] == "" and content["projects"][0]["description"] == ""
     assert content["languages"] == []
     assert set(dropped) == {
-        "x-custom", "basics.image", "basics.birthday", "basics.location.planet", "languages", "meta.theme",
+        "x-custom", "basics.birthday", "basics.location.planet", "languages", "meta.theme",
         "basics.name", "basics.url", "basics.profiles.20", *(f"basics.profiles.{i}.url" for i in range(21)),
         "work.50", *(f"work.{i}.highlights.{j}" for i in range(51) for j in (2, 5)),
         "skills.0.rating", "skills.0.keywords.0", "projects.0.url", "projects.0.description",
@@ -337,3 +346,85 @@ def test_a_language_we_do_not_print_in_is_dropped_and_reported():
                                               "meta": {"language": "sw", jsonresume.EXTENSION: extension}})
     assert content["language"] == "" and content["sectionTitles"] == {"skills": "Können"}
     assert "meta.language" in dropped and f"meta.{jsonresume.EXTENSION}.sectionTitles.nowhere" in dropped
+
+
+# --- what other tools write (issue 23 point 3) -----------------------------------------------------
+@pytest.mark.parametrize(("written", "month"), [
+    ("2021/07", "2021-07"), ("07/2021", "2021-07"), ("7/2021", "2021-07"), ("Jul 2021", "2021-07"),
+    ("July 2021", "2021-07"), ("Sept. 2021", "2021-09"), ("2021年7月", "2021-07"), ("2021.07", "2021-07"),
+    ("2021.7.15", "2021-07"), ("2021-07-15", "2021-07"), ("2021", "2021-01"),
+])
+def test_dates_in_the_common_written_forms_are_read(written, month):
+    content, dropped = imported({"work": [{"name": "X", "startDate": written, "endDate": "Present"}]})
+    assert content["workExperience"][0]["startDate"] == month and dropped == []
+    assert content["workExperience"][0]["endDate"] == ""  # still going, as the schema would leave it out
+
+
+def test_the_older_schemas_names_are_read_as_todays():
+    content, dropped = imported({
+        "basics": {"name": "Ada", "website": "ada.example.org", "picture": "https://ada.example.org/me.png"},
+        "work": [{"company": "Analytical Engines", "website": "https://engines.example.com", "position": "Analyst"}],
+        "education": [{"institution": "U", "gpa": "3.9"}],
+        "volunteer": [{"organization": "Club", "website": "https://club.example.com"}],
+        "awards": [{"title": "Prize", "website": "https://prize.example.com"}],
+    })
+    assert dropped == ["awards.0.website"]  # awards have no URL in any schema, old or new
+    personal = content["personalInfo"]
+    assert personal["url"] == "https://ada.example.org" and personal["image"] == "https://ada.example.org/me.png"
+    assert content["workExperience"][0]["company"] == "Analytical Engines"
+    assert content["workExperience"][0]["url"] == "https://engines.example.com"
+    assert content["education"][0]["score"] == "3.9" and content["volunteer"][0]["url"] == "https://club.example.com"
+
+
+def test_a_url_without_a_scheme_is_kept_with_https_and_a_bad_one_is_still_dropped():
+    content, dropped = imported({"basics": {"name": "A", "url": "missdirection.example.com/about",
+                                            "profiles": [{"network": "GitHub", "url": "github.com/ada"}]},
+                                 "projects": [{"name": "P", "url": "not a url"}]})
+    assert content["personalInfo"]["url"] == "https://missdirection.example.com/about"
+    assert content["personalInfo"]["profiles"][0]["url"] == "https://github.com/ada"
+    assert dropped == ["projects.0.url"]
+
+
+def test_location_parts_are_kept_and_written_back_while_the_address_line_is_theirs():
+    location = {"address": "2712 Broadway St", "postalCode": "CA 94115", "city": "San Francisco",
+                "region": "California", "countryCode": "US"}
+    content, dropped = imported({"basics": {"name": "R", "location": location}})
+    assert dropped == [] and content["personalInfo"]["location"] == location
+    assert content["personalInfo"]["address"] == "2712 Broadway St, CA 94115 San Francisco, California, US"
+    assert jsonresume.from_content(content, "R")["basics"]["location"] == location
+    content["personalInfo"]["address"] = "1 Hacker Way, Menlo Park"  # edited in the editor since
+    assert jsonresume.from_content(content, "R")["basics"]["location"] == {"address": "1 Hacker Way, Menlo Park"}
+
+
+def test_import_then_export_returns_every_field_the_schema_defines():
+    """The published sample, read and written again: every field it has is there, with the same
+    value (dates at the model's month precision; a URL given without a scheme with https://), but
+    meta.canonical, the address the file was published at, and the older schema's names written as
+    today's."""
+    exported = jsonresume.from_content(imported(SAMPLE)[0], "R")
+
+    def leaves(value, path=()):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                yield from leaves(item, path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                yield from leaves(item, path + (index,))
+        elif value not in ("", None):  # an empty value carries nothing (and is not written)
+            yield path, value
+
+    def at(document, path):
+        for key in path:
+            document = document[key]
+        return document
+
+    for path, value in leaves({k: v for k, v in SAMPLE.items() if k != "meta"}):
+        renamed = ALIASES.get(path[0], {}).get(path[-1])  # the older schema's name ("gpa") is written as today's
+        got = at(exported, path[:-1] + (renamed,) if renamed else path)
+        if path[-1] in ("startDate", "endDate", "date", "releaseDate"):
+            assert got == value[:7], path
+        elif path[-1] == "url" and "://" not in value:
+            assert got == f"https://{value}", path
+        else:
+            assert got == value, path
+    assert exported["meta"]["language"] == "en"

@@ -15,6 +15,9 @@ EVERY_SECTION = {
         "name": "Marguerite Oyelaran-Finch", "email": "marguerite@example.org", "phone": "+31 20 555 0188",
         "address": "Keizersgracht 212, 1016 DX Amsterdam, NL", "summary": "Data engineer who likes quiet pipelines.",
         "label": "Senior Data Engineer", "url": "https://marguerite.example.org",
+        "image": "https://marguerite.example.org/portrait.jpg",
+        "location": {"address": "Keizersgracht 212", "postalCode": "1016 DX", "city": "Amsterdam", "region": "",
+                     "countryCode": "NL"},
         "profiles": [{"network": "GitHub", "username": "mfinch", "url": "https://github.example.com/mfinch"},
                      {"network": "Mastodon", "username": "mfinch@social", "url": ""}],
     },
@@ -22,11 +25,12 @@ EVERY_SECTION = {
         "company": "Tidewater Analytics", "position": "Lead Pipeline Engineer", "location": "Rotterdam",
         "url": "https://tidewater.example.com", "startDate": "2019-04", "endDate": "",
         "description": "Ran the ingestion platform.", "highlights": ["Cut reprocessing cost by a third"],
+        "companyDescription": "Maritime data for port operators",
     }],
     "education": [{
         "school": "Delft University of Technology", "degree": "MSc Computer Science", "area": "Data Systems",
         "studyType": "Master", "score": "8.4/10", "startDate": "2012-09", "endDate": "2014-07",
-        "courses": ["Distributed Algorithms", "Stream Processing"],
+        "courses": ["Distributed Algorithms", "Stream Processing"], "url": "https://www.tudelft.example.nl",
     }],
     "skills": ["Kafka Streams", "dbt"],
     "skillGroups": [{"name": "Databases", "level": "Expert", "keywords": ["PostgreSQL", "ClickHouse"]}],
@@ -34,6 +38,7 @@ EVERY_SECTION = {
         "id": "proj-tideline", "name": "Tideline", "description": "An open-source lineage viewer.",
         "url": "https://tideline.example.com", "startDate": "2021-02", "endDate": "2022-11",
         "technologies": ["TypeScript", "GraphQL"], "highlights": ["Adopted by four teams"],
+        "roles": ["Maintainer"], "entity": "Tidewater Analytics", "type": "application",
     }],
     "languages": [{"language": "Dutch", "fluency": "Native"}, {"language": "Yoruba", "fluency": "Conversational"}],
     "certificates": [{"name": "Certified Kafka Developer", "issuer": "Confluent Academy", "date": "2020-06",
@@ -56,6 +61,12 @@ EVERY_SECTION = {
     "language": "en",
     "sectionTitles": {},
 }
+
+
+# Fields JSON Resume has that the documents do not print: kept as the resume's data (a JSON export
+# writes them back).
+DATA_ONLY = {("workExperience", "companyDescription"), ("education", "url"), ("projects", "roles"),
+             ("projects", "entity"), ("projects", "type")}
 
 
 def _texts(*values: str) -> list[str]:
@@ -81,7 +92,7 @@ def section_strings(content: dict, section: str) -> list[str]:
     found = []
     for entry in c[section]:
         for key, value in entry.items():
-            if key == "id":
+            if key == "id" or (section, key) in DATA_ONLY:
                 continue
             if isinstance(value, list):
                 found += value

@@ -9,11 +9,16 @@ and the date precision are in docs/api-decisions.md ("JSON Resume"); in short:
   ``description``, ``education[].institution`` -> ``school``, ``skills`` ->
   ``skillGroups``, ``projects[].keywords`` -> ``technologies``...).
   ``basics.location``'s parts join into ``personalInfo.address`` ("address,
-  postalCode city, region, countryCode"); an export writes the address back as
-  ``basics.location.address``, so our own documents round-trip exactly.
+  postalCode city, region, countryCode") and are kept as ``personalInfo.location``,
+  which an export writes back while the address is still theirs; fields the
+  documents do not print (``image``, ``work[].description``, ``education[].url``,
+  a project's ``roles``, ``entity``, ``type``) are kept as data. The first schemas'
+  names (``website``, ``picture``, ``work[].company``, ``gpa``) are read as today's.
 - Dates: JSON Resume's ``YYYY``, ``YYYY-MM`` and ``YYYY-MM-DD`` become our
   ``YYYY-MM`` (a year alone is its January; the day is below the model's
-  precision and not reported as dropped).
+  precision and not reported as dropped); so do the forms people write
+  (``2021/07``, ``Jul 2021``, ``2021年7月``...), and an end of "Present" is an
+  ongoing entry. A URL without a scheme gets ``https://``.
 - What JSON Resume cannot hold travels in ``x-resume-service`` keys, which JSON
   Resume allows (its objects take additional properties) and this importer reads
   back: ``meta["x-resume-service"]`` has the title, ``sectionOrder``,

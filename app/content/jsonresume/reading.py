@@ -5,8 +5,9 @@ from typing import Any
 
 from app.content import language, normalise
 from app.content.jsonresume.terms import (
-    BASICS, DATE, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FIELD, FILE_META, LOCATION, MAPS,
-    MAX_ITEMS, MAX_VALUES, PROFILE, SECTION_KEYS, TOP_LEVEL, NotJsonResume, TooLarge, empty,
+    ALIASES, BASICS, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FIELD, FILE_META, LOCATION, MAPS,
+    MAX_ITEMS, MAX_VALUES, PRESENT, PROFILE, SECTION_KEYS, TOP_LEVEL, NotJsonResume, TooLarge, empty, fold_location,
+    month_of, web_address,
 )
 from app.content.jsonresume.validation import validated
 from app.content.sections import BODY_SECTIONS, SECTIONS, TITLED
@@ -21,23 +22,42 @@ def _text(value: Any) -> str | None:
     return None
 
 
-def _month(value: Any) -> str | None:
-    """A JSON Resume date as ``YYYY-MM`` (a year alone is its January); None if it is no date."""
+def _month(value: Any, end: bool = False) -> str | None:
+    """A date as ``YYYY-MM`` (JSON Resume's forms, and the common written ones: ``month_of``); for an
+    ``end``, "" for "Present" and its like (an end the schema would leave out); None if it is no date."""
     text = _text(value) if isinstance(value, str) else None
-    match = DATE.match(text or "")
-    if not match:
+    if text is None:
         return None
-    return f"{match.group(1)}-{match.group(2) or '01'}"
+    if end and text.casefold() in PRESENT:
+        return ""
+    return month_of(text)
+
+
+def _url(value: Any) -> str | None:
+    text = _text(value)
+    return None if text is None else web_address(text)
 
 
 def _place(value: Any) -> str | None:
     """A location (an object of JSON Resume's location fields, or a plain string) as one line of text:
     "address, postalCode city, region, countryCode". None when it is neither."""
     if isinstance(value, dict):
-        parts = {key: _text(value.get(key)) or "" for key in LOCATION}
-        town = " ".join(p for p in (parts["postalCode"], parts["city"]) if p)
-        return ", ".join(p for p in (parts["address"], town, parts["region"], parts["countryCode"]) if p)
+        return fold_location({key: _text(value.get(key)) or "" for key in LOCATION})
     return _text(value)
+
+
+def _with_aliases(item: dict, section: str) -> tuple[dict, dict[str, str]]:
+    """``item`` with the older schema's names (``ALIASES``) read as today's, and which came from which."""
+    aliases = ALIASES.get(section, {})
+    if not any(old in item for old in aliases):
+        return item, {}
+    item, used = dict(item), {}
+    for old, new in aliases.items():
+        if old in item:
+            value = item.pop(old)
+            if empty(item.get(new)):
+                item[new], used[new] = value, old
+    return item, used
 
 
 class _Reader:
@@ -89,7 +109,10 @@ class _Reader:
             target[field] = items
             self.origin[at + (field,)] = path
             return
-        text = {"date": _month, "place": _place}.get(kind, _text)(value)
+        if kind == "date":
+            text = _month(value, end=field == "endDate")
+        else:
+            text = {"place": _place, "url": _url}.get(kind, _text)(value)
         if text is None:
             self.drop(path)
             return
@@ -144,17 +167,24 @@ def _read_basics(basics: Any, reader: _Reader) -> dict:
     personal: dict = {}
     if reader.of_type(basics, dict, "basics") is None:
         return personal
-    reader.unknown(basics, {*(theirs for theirs, _ in BASICS), "location", "profiles"}, "basics")
-    for theirs, ours in BASICS:
-        reader.put(personal, ("personalInfo",), ours, basics.get(theirs), "text", f"basics.{theirs}")
+    basics, aliased = _with_aliases(basics, "basics")
+    reader.unknown(basics, {*(theirs for theirs, _, _ in BASICS), "location", "profiles"}, "basics")
+    for theirs, ours, kind in BASICS:
+        reader.put(personal, ("personalInfo",), ours, basics.get(theirs), kind,
+                   f"basics.{aliased.get(theirs, theirs)}")
     location = basics.get("location")
     if isinstance(location, dict):
         reader.unknown(location, LOCATION, "basics.location")
+        parts: dict = {}
+        for key in LOCATION:  # kept as parts too, which an export writes back
+            reader.put(parts, ("personalInfo", "location"), key, location.get(key), "text", f"basics.location.{key}")
+        if set(parts) - {"address"}:  # an address alone is the address line (our own export writes that)
+            personal["location"] = parts
     reader.put(personal, ("personalInfo",), "address", location, "place", "basics.location")
     profiles = reader.of_type(basics.get("profiles"), list, "basics.profiles")
     if profiles is not None:
         personal["profiles"] = _read_entries(profiles, "basics.profiles", ("personalInfo", "profiles"),
-                                             tuple((f, f, "text") for f in PROFILE), reader)
+                                             tuple((f, f, "url" if f == "url" else "text") for f in PROFILE), reader)
     return personal
 
 
@@ -170,9 +200,10 @@ def _read_entries(items: list, path: str, at: tuple, mapping, reader: _Reader, s
         entry: dict = {}
         spot = at + (len(entries),)
         reader.origin[spot] = here
+        item, aliased = _with_aliases(item, section)
         reader.unknown(item, known, here)
         for theirs, ours, kind in mapping:
-            reader.put(entry, spot, ours, item.get(theirs), kind, f"{here}.{theirs}")
+            reader.put(entry, spot, ours, item.get(theirs), kind, f"{here}.{aliased.get(theirs, theirs)}")
         if section in ENTRY_EXTENSIONS:
             extra = _extension(item.get(EXTENSION), f"{here}.{EXTENSION}", reader, ENTRY_EXTENSIONS[section])
             for field in ENTRY_EXTENSIONS[section]:

@@ -24,24 +24,25 @@ EXTENSION_META = ("title", "sectionOrder", "customSections", "sectionsVisibility
 ENTRY_MAPS: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = (
     ("work", "workExperience", (
         ("name", "company", "text"), ("position", "position", "text"), ("location", "location", "place"),
-        ("url", "url", "text"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
-        ("summary", "description", "text"), ("highlights", "highlights", "list"))),
+        ("url", "url", "url"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
+        ("summary", "description", "text"), ("highlights", "highlights", "list"),
+        ("description", "companyDescription", "text"))),
     ("volunteer", "volunteer", (
-        ("organization", "organization", "text"), ("position", "position", "text"), ("url", "url", "text"),
+        ("organization", "organization", "text"), ("position", "position", "text"), ("url", "url", "url"),
         ("startDate", "startDate", "date"), ("endDate", "endDate", "date"), ("summary", "summary", "text"),
         ("highlights", "highlights", "list"))),
     ("education", "education", (
         ("institution", "school", "text"), ("area", "area", "text"), ("studyType", "studyType", "text"),
         ("score", "score", "text"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
-        ("courses", "courses", "list"))),
+        ("courses", "courses", "list"), ("url", "url", "url"))),
     ("awards", "awards", (
         ("title", "title", "text"), ("date", "date", "date"), ("awarder", "awarder", "text"),
         ("summary", "summary", "text"))),
     ("certificates", "certificates", (
-        ("name", "name", "text"), ("date", "date", "date"), ("url", "url", "text"), ("issuer", "issuer", "text"))),
+        ("name", "name", "text"), ("date", "date", "date"), ("url", "url", "url"), ("issuer", "issuer", "text"))),
     ("publications", "publications", (
         ("name", "name", "text"), ("publisher", "publisher", "text"), ("releaseDate", "releaseDate", "date"),
-        ("url", "url", "text"), ("summary", "summary", "text"))),
+        ("url", "url", "url"), ("summary", "summary", "text"))),
     ("skills", "skillGroups", (
         ("name", "name", "text"), ("level", "level", "text"), ("keywords", "keywords", "list"))),
     ("languages", "languages", (("language", "language", "text"), ("fluency", "fluency", "text"))),
@@ -50,15 +51,75 @@ ENTRY_MAPS: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = (
     ("projects", "projects", (
         ("name", "name", "text"), ("description", "description", "text"), ("highlights", "highlights", "list"),
         ("keywords", "technologies", "list"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
-        ("url", "url", "text"))),
+        ("url", "url", "url"), ("roles", "roles", "list"), ("entity", "entity", "text"), ("type", "type", "text"))),
 )
+# Names of JSON Resume's first schemas (0.0.x) that later ones renamed: read as the new ones when a
+# document has only the old (not reported as dropped).
+ALIASES = {
+    "basics": {"website": "url", "picture": "image"},
+    "work": {"company": "name", "website": "url"},
+    "volunteer": {"website": "url"},
+    "education": {"gpa": "score"},
+    "publications": {"website": "url"},
+    "projects": {"website": "url"},
+}
 MAPS = {theirs: mapping for theirs, _, mapping in ENTRY_MAPS}
-BASICS = (("name", "name"), ("label", "label"), ("email", "email"), ("phone", "phone"), ("url", "url"),
-          ("summary", "summary"))
+BASICS = (("name", "name", "text"), ("label", "label", "text"), ("email", "email", "text"),
+          ("phone", "phone", "text"), ("url", "url", "url"), ("image", "image", "url"), ("summary", "summary", "text"))
 PROFILE = ("network", "username", "url")
 LOCATION = ("address", "postalCode", "city", "region", "countryCode")
 # Per-entry extension fields: section -> our fields an entry's x-resume-service may hold.
 ENTRY_EXTENSIONS = {"education": ("degree",), "projects": ("id",)}
+
+
+_MONTHS = {name: number for number, names in enumerate((
+    "jan january", "feb february", "mar march", "apr april", "may", "jun june", "jul july", "aug august",
+    "sep sept september", "oct october", "nov november", "dec december"), start=1) for name in names.split()}
+# Dates as people write them, to (year, month or None): 2021/07, 2021.07, 07/2021, 7.2021, Jul 2021,
+# July 2021, 2021年7月 (a day after them is below the model's precision).
+_WRITTEN = (
+    (re.compile(r"^(\d{4})[/.](\d{1,2})(?:[/.]\d{1,2})?$"), lambda m: (m.group(1), m.group(2))),
+    (re.compile(r"^(\d{1,2})[/.](\d{4})$"), lambda m: (m.group(2), m.group(1))),
+    (re.compile(r"^([A-Za-z]{3,9})\.?,?\s+(\d{4})$"), lambda m: (m.group(2), _MONTHS.get(m.group(1).lower()))),
+    (re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*\d{1,2}\s*日)?$"), lambda m: (m.group(1), m.group(2))),
+)
+# What people write for "still going" where the schema leaves endDate out.
+PRESENT = frozenset({"present", "now", "current", "ongoing", "today", "至今", "现在", "目前", "actualidad",
+                     "presente", "aujourd'hui", "heute"})
+
+
+def month_of(text: str) -> str | None:
+    """A date of JSON Resume's forms (YYYY, YYYY-MM, YYYY-MM-DD) or of the written ones above as
+    ``YYYY-MM`` (a year alone is its January); None if it is no date."""
+    match = DATE.match(text)
+    if match:
+        return f"{match.group(1)}-{match.group(2) or '01'}" if 1 <= int(match.group(2) or 1) <= 12 else None
+    for pattern, parts in _WRITTEN:
+        match = pattern.match(text)
+        if match:
+            year, month = parts(match)
+            if month is not None and 1 <= int(month) <= 12:
+                return f"{year}-{int(month):02d}"
+            return None
+    return None
+
+
+_HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?(?:[/?#]\S*)?$", re.IGNORECASE)
+
+
+def web_address(text: str) -> str:
+    """A URL as given, with ``https://`` put before one written without a scheme
+    ("missdirection.example.com", as the schema's own sample has it)."""
+    if "://" not in text and _HOST.match(text):
+        return f"https://{text}"
+    return text
+
+
+def fold_location(parts: dict) -> str:
+    """A location's parts as one line: "address, postalCode city, region, countryCode"."""
+    town = " ".join(p for p in (parts.get("postalCode", ""), parts.get("city", "")) if p)
+    return ", ".join(p for p in (parts.get("address", ""), town, parts.get("region", ""), parts.get("countryCode", ""))
+                     if p)
 
 
 def empty(value: Any) -> bool:

@@ -5,11 +5,20 @@ import json
 from datetime import datetime, timezone
 
 from app.content import language, normalise
-from app.content.jsonresume.terms import EXTENSION, SCHEMA_URL, SCHEMA_VERSION, empty
+from app.content.jsonresume.terms import EXTENSION, SCHEMA_URL, SCHEMA_VERSION, empty, fold_location
 
 
 def _compact(entry: dict) -> dict:
     return {key: value for key, value in entry.items() if not empty(value)}
+
+
+def _location(personal: dict) -> dict:
+    """``basics.location``: the parts an import kept, while the address line is still the one they
+    make (edited since, the line is written alone), else the address line."""
+    parts = _compact(personal["location"])
+    if parts and fold_location(parts) == personal["address"]:
+        return parts
+    return _compact({"address": personal["address"]})
 
 
 def _period(entry: dict) -> dict:
@@ -29,17 +38,18 @@ def from_content(content: dict | None, title: str, *, visible: dict | None = Non
     basics = _compact({
         "name": personal["name"], "label": personal["label"], "email": personal["email"],
         "phone": personal["phone"], "url": personal["url"], "summary": personal["summary"],
-        "location": _compact({"address": personal["address"]}),
+        "image": personal["image"], "location": _location(personal),
         "profiles": [_compact(p) for p in personal["profiles"]],
     })
     sections: dict[str, list] = {
         "work": [_compact({"name": w["company"], "position": w["position"], "location": w["location"],
                            "url": w["url"], **_period(w), "summary": w["description"],
-                           "highlights": w["highlights"]}) for w in c["workExperience"]],
+                           "highlights": w["highlights"], "description": w["companyDescription"]})
+                 for w in c["workExperience"]],
         "volunteer": [_compact({k: v[k] for k in ("organization", "position", "url", "startDate", "endDate",
                                                   "summary", "highlights")}) for v in c["volunteer"]],
         "education": [_compact({"institution": e["school"], "area": e["area"], "studyType": e["studyType"],
-                                **_period(e), "score": e["score"], "courses": e["courses"],
+                                **_period(e), "score": e["score"], "courses": e["courses"], "url": e["url"],
                                 EXTENSION: _compact({"degree": e["degree"]})}) for e in c["education"]],
         "awards": [_compact(dict(a)) for a in c["awards"]],
         "certificates": [_compact(dict(a)) for a in c["certificates"]],
@@ -51,6 +61,7 @@ def from_content(content: dict | None, title: str, *, visible: dict | None = Non
         "references": [_compact(dict(x)) for x in c["references"]],
         "projects": [_compact({"name": p["name"], "description": p["description"], "highlights": p["highlights"],
                                "keywords": p["technologies"], **_period(p), "url": p["url"],
+                               "roles": p["roles"], "entity": p["entity"], "type": p["type"],
                                EXTENSION: _compact({"id": p["id"]})}) for p in c["projects"]],
     }
     if basics:
