@@ -45,16 +45,19 @@ FORMS: dict[str, Form] = {
         Field("network", "Network", hint="e.g. GitHub"), Field("username", "Username"), LINK)),
     "workExperience": Form("Experience {n}", "Add experience", (
         Field("position", "Position"), Field("company", "Company"), Field("location", "Location"),
-        Field("url", "Website", "url"), START, END, DESCRIPTION, HIGHLIGHTS)),
+        Field("url", "Website", "url"), START, END, DESCRIPTION, HIGHLIGHTS,
+        Field("companyDescription", "About the company", hint="not printed; kept in the JSON Resume export"))),
     "education": Form("Education {n}", "Add education", (
         Field("school", "School"), Field("degree", "Degree"), Field("area", "Field of study"),
         Field("studyType", "Type of study", hint="e.g. Bachelor"), START, END, Field("score", "Grade"),
-        Field("courses", "Courses", "lines", "one per line"))),
+        Field("courses", "Courses", "lines", "one per line"), Field("url", "Website", "url"))),
     "skillGroups": Form("Skill group {n}", "Add skill group", (
         Field("name", "Group name"), Field("level", "Level"), KEYWORDS)),
     "projects": Form("Project {n}", "Add project", (
         Field("name", "Project name"), LINK, START, END, DESCRIPTION,
-        Field("technologies", "Technologies", "csv", "separated by commas"), HIGHLIGHTS)),
+        Field("technologies", "Technologies", "csv", "separated by commas"), HIGHLIGHTS,
+        Field("roles", "Your roles", "csv", "separated by commas"), Field("entity", "For", hint="e.g. a company or client"),
+        Field("type", "Kind of project", hint="e.g. application"))),
     "languages": Form("Language {n}", "Add language", (
         Field("language", "Language"), Field("fluency", "Fluency", hint="e.g. Native speaker"))),
     "certificates": Form("Certificate {n}", "Add certificate", (
