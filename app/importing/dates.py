@@ -12,17 +12,21 @@ from dataclasses import dataclass
 
 MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
           "sept": 9, "oct": 10, "nov": 11, "dec": 12, "january": 1, "february": 2, "march": 3, "april": 4,
-          "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
-PRESENT = r"present|current|now|today|ongoing|至今|现在|目前|今"
+          "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+          # Spanish
+          "ene": 1, "abr": 4, "ago": 8, "dic": 12, "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5,
+          "junio": 6, "julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11,
+          "diciembre": 12}
+PRESENT = r"present|current|now|today|ongoing|actualidad|actual|presente|hoy|至今|现在|目前|今"
 _MONTH_NAME = "|".join(sorted(MONTHS, key=len, reverse=True))
-_DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?\s+(?P<{{p}}y1>\d{{{{4}}}})"
+_DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
          rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
          rf"|(?P<{{p}}m3>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}y3>\d{{{{4}}}})"
          rf"|(?P<{{p}}y4>\d{{{{4}}}})\s*年\s*(?P<{{p}}m4>0?[1-9]|1[0-2])\s*月?"
          rf"|(?P<{{p}}y5>(?:19|20)\d{{{{2}}}})(?!\s*[-/.年]\s*(?:0?[1-9]|1[0-2])(?!\d)))")
 START = _DATE.format(p="s_")
 END = _DATE.format(p="e_")
-_SEPARATOR = r"\s*(?:–|—|-|−|~|～|to|至|到|until|till)\s*"
+_SEPARATOR = r"\s*(?:–|—|-|‐|‑|−|~|～|to|至|到|until|till|a|hasta)\s*"
 # A date stands apart from Latin letters, digits and slashes; CJK text may touch it ("工程师2019年11月 –
 # 至今负责"), as a PDF's text runs a table's cells together.
 _BEFORE = r"(?<![0-9A-Za-z\u00c0-\u024f/])"

@@ -1,4 +1,5 @@
-"""The words an import recognises, in English and Chinese: section headings, contact labels, and the
+"""The words an import recognises, in English and Chinese (Spanish, and the commonest French, German and
+Portuguese headings too): section headings, contact labels, and the
 words that tell a job title from an employer and a degree from a school.
 
 Headings are compared after ``heading_key``: lower case, punctuation and "&"/"and" dropped, spaces
@@ -14,44 +15,60 @@ HEADINGS: dict[str, tuple[str, ...]] = {
     "summary": ("summary", "profile", "professional summary", "career summary", "about", "about me", "objective",
                 "career objective", "personal statement", "overview", "professional profile", "introduction",
                 "个人简介", "个人总结", "自我评价", "个人概述", "简介", "职业概述", "个人陈述", "关于我", "个人评价",
-                "职业目标", "求职意向", "自我介绍"),
+                "职业目标", "求职意向", "自我介绍", "perfil", "perfil profesional", "resumen", "resumen profesional", "sobre mí",
+                "acerca mí", "extracto", "objetivo", "objetivo profesional", "presentación", "profil", "à propos",
+                "kurzprofil", "über mich", "resumo", "sobre mim"),
     "contact": ("contact", "contacts", "contact information", "contact details", "personal information",
-                "personal details", "联系方式", "个人信息", "基本信息", "联系信息"),
+                "personal details", "联系方式", "个人信息", "基本信息", "联系信息", "contacto", "datos personales",
+                "información personal", "datos contacto", "coordonnées", "kontakt", "contato"),
     "workExperience": ("experience", "work experience", "professional experience", "employment",
                        "employment history", "work history", "career history", "relevant experience",
                        "career", "professional background", "工作经历", "工作经验", "职业经历", "实习经历",
-                       "工作履历", "任职经历"),
+                       "工作履历", "任职经历", "work", "experiencia", "experiencia profesional", "experiencia laboral",
+                       "historial laboral", "trayectoria profesional", "expérience", "expérience professionnelle",
+                       "berufserfahrung", "experiência", "experiência profissional"),
     "education": ("education", "academic background", "education training", "academic history",
                   "qualifications", "academic qualifications", "education background", "教育背景", "教育经历",
-                  "学历", "学习经历", "教育"),
+                  "学历", "学习经历", "教育", "educación", "formación", "formación académica", "estudios", "formation",
+                  "ausbildung", "formação", "educação"),
     "skills": ("skills", "technical skills", "core skills", "key skills", "competencies", "core competencies",
                "expertise", "skills tools", "skills expertise", "skill set", "skillset", "technologies",
                "tools", "tech stack", "专业技能", "技能", "技能特长", "个人技能", "技术能力", "技能专长",
-               "职业技能", "技术栈"),
+               "职业技能", "技术栈", "habilidades", "conocimientos", "conocimientos técnicos", "competencias", "aptitudes",
+               "habilidades técnicas", "compétences", "kenntnisse", "fähigkeiten", "competências", "habilidades"),
     "projects": ("projects", "selected projects", "personal projects", "key projects", "project experience",
-                 "side projects", "open source", "portfolio", "项目经历", "项目经验", "主要项目", "项目"),
-    "languages": ("languages", "language skills", "language", "语言能力", "语言", "外语能力", "语言技能"),
+                 "side projects", "open source", "portfolio", "项目经历", "项目经验", "主要项目", "项目", "proyectos",
+                 "proyectos destacados", "projets", "projekte", "projetos"),
+    "languages": ("languages", "language skills", "language", "语言能力", "语言", "外语能力", "语言技能", "idiomas", "lenguas",
+                  "langues", "sprachen"),
     "certificates": ("certificates", "certifications", "certificate", "certification", "licenses certifications",
                      "licences certifications", "licenses", "credentials", "证书", "资格证书", "专业证书", "认证",
-                     "证书资质", "资质证书", "职业证书"),
+                     "证书资质", "资质证书", "职业证书", "certificaciones", "certificados", "cursos certificaciones",
+                     "zertifikate"),
     "awards": ("awards", "honors", "honours", "awards honors", "awards honours", "honors awards",
                "honours awards", "achievements", "awards achievements", "prizes", "获奖情况", "荣誉奖项",
-               "奖项", "荣誉", "获奖经历", "所获荣誉", "获奖荣誉"),
+               "奖项", "荣誉", "获奖经历", "所获荣誉", "获奖荣誉", "premios", "premios reconocimientos", "reconocimientos", "logros",
+               "distinctions", "auszeichnungen", "prêmios"),
     "volunteer": ("volunteer", "volunteering", "volunteer experience", "volunteer work", "volunteer service",
                   "volunteering experience", "community service",
-                  "community involvement", "志愿者经历", "志愿服务", "志愿经历", "公益活动", "社会实践"),
+                  "community involvement", "志愿者经历", "志愿服务", "志愿经历", "公益活动", "社会实践", "voluntariado", "bénévolat",
+                  "ehrenamt"),
     "publications": ("publications", "papers", "selected publications", "research publications",
-                     "发表论文", "出版物", "论文发表", "学术成果", "论文", "发表作品", "出版作品", "著作"),
+                     "发表论文", "出版物", "论文发表", "学术成果", "论文", "发表作品", "出版作品", "著作", "publicaciones", "veröffentlichungen",
+                     "publicações"),
     "interests": ("interests", "hobbies", "hobbies interests", "interests hobbies", "personal interests",
-                  "兴趣爱好", "兴趣", "爱好", "个人爱好"),
-    "references": ("references", "referees", "推荐人", "证明人", "推荐信", "推荐"),
+                  "兴趣爱好", "兴趣", "爱好", "个人爱好", "intereses", "aficiones", "centres intérêt", "interessen", "interesses"),
+    "references": ("references", "referees", "推荐人", "证明人", "推荐信", "推荐", "referencias", "références", "referenzen",
+                   "referências"),
 }
 _BY_NAME = {name: key for key, names in HEADINGS.items() for name in names}
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 CONTACT_LABELS = ("e-mail", "email", "mail", "phone", "telephone", "tel", "mobile", "cell", "address",
-                  "location", "website", "web", "homepage", "url", "电话", "手机", "联系电话", "邮箱", "电子邮件",
+                  "location", "website", "web", "homepage", "url", "correo", "correo electrónico", "teléfono",
+                  "móvil", "celular", "dirección", "ubicación", "sitio web", "página web", "电话", "手机", "联系电话", "邮箱",
+                  "电子邮件",
                   "电子邮箱", "地址", "住址", "网站", "主页", "个人主页", "所在地", "现居", "现居地", "城市")
 _LABEL = re.compile(r"^(?:(?:" + "|".join(re.escape(label) for label in sorted(CONTACT_LABELS, key=len, reverse=True))
                     + r")\s*[:：]?\s*)+", re.IGNORECASE)
@@ -67,6 +84,14 @@ POSITION_WORDS = (
     "member", "mentor", "organizer", "organiser", "coach", "instructor", "reliability", "backend", "frontend",
     "full-stack", "fullstack", "software", "product", "marketing", "sales", "committer", "maintainer",
     "contributor", "speaker", "moderator", "treasurer", "secretary", "captain",
+    # Spanish, French, German, Portuguese
+    "ingeniero", "ingeniera", "desarrollador", "desarrolladora", "programador", "programadora", "gerente", "jefe",
+    "jefa", "director", "directora", "responsable", "analista", "consultor", "consultora", "investigador",
+    "investigadora", "asistente", "becario", "becaria", "prácticas", "técnico", "técnica", "diseñador",
+    "diseñadora", "arquitecto", "arquitecta", "coordinador", "coordinadora", "cofundador", "cofundadora",
+    "fundador", "fundadora", "administrador", "especialista", "líder", "profesor", "profesora", "científico",
+    "científica", "ingénieur", "développeur", "chef", "stagiaire", "entwickler", "ingenieur", "leiter",
+    "praktikant", "engenheiro", "desenvolvedor", "estagiário",
 )
 POSITION_WORDS_ZH = ("工程师", "开发", "经理", "主管", "总监", "架构师", "专员", "助理", "实习生", "实习", "设计师",
                      "顾问", "负责人", "组长", "主任", "总裁", "总经理", "研究员", "分析师", "运维", "测试", "教师",
@@ -81,27 +106,38 @@ COMPANY_WORDS = (
     "department", "government", "association", "society", "cloud", "games", "networks", "digital", "services",
     "industries", "international", "global", "airlines", "university", "college", "school", "ag", "sa", "bv",
     "pty", "limited", "enterprises", "trust", "charity", "club", "museum", "library", "press", "publishing",
-    "community", "bank", "meetup",
+    "community", "bank", "meetup", "sl", "s.a", "s.l", "empresa", "grupo", "banco", "fundación", "ayuntamiento",
+    "ministerio", "universidad", "sarl", "sas", "ltda",
 )
 COMPANY_WORDS_ZH = ("公司", "集团", "有限", "科技", "银行", "研究院", "研究所", "大学", "学院", "医院", "工作室",
                     "事务所", "中心", "网络", "软件", "信息", "股份", "智能云", "云计算", "协会", "基金会", "学会",
                     "政府", "委员会", "出版社", "电视台", "报社", "社区", "图书馆")
 SCHOOL_WORDS = ("university", "college", "school", "institute", "academy", "polytechnic", "conservatory",
                 "coursera", "edx", "udacity", "udemy", "online", "campus", "seminary", "universität", "université",
+                "universidad", "universidade", "escuela", "colegio", "facultad", "universitat", "école",
+                "hochschule", "instituto",
                 "大学", "学院", "学校", "中学", "高中", "研究生院", "研究院", "大學")
 DEGREE_WORDS = ("bachelor", "bachelors", "master", "masters", "phd", "ph.d", "doctor", "doctorate", "bsc", "msc",
                 "ba", "ma", "bs", "ms", "mba", "beng", "meng", "b.eng", "m.eng", "b.s", "m.s", "b.a", "m.a", "b.sc",
                 "m.sc", "associate", "diploma", "certificate", "certification", "degree", "honours", "hons", "gcse",
                 "a-levels", "llb", "llm", "md", "bba", "mphil", "dphil", "major", "minor", "course", "program",
-                "programme", "学士", "硕士", "博士", "本科", "研究生", "专科", "大专", "证书", "文凭", "学位", "双学位",
+                "programme", "licenciatura", "licenciado", "grado", "máster", "doctorado", "ingeniería",
+                "diplomatura", "título", "bachillerato", "maestría", "graduado", "especialidad", "mestrado",
+                "doutorado", "bacharelado", "licence", "diplôme", "studium", "学士", "硕士", "博士", "本科", "研究生", "专科", "大专",
+                "证书", "文凭", "学位", "双学位",
                 "辅修", "进修", "专业")
+
+
+_JOINING = ("and", "of", "my", "y", "e", "et", "und", "de", "del", "mis", "d")
 
 
 def heading_key(text: str) -> str:
     text = text.casefold().replace("&", " ").replace("＆", " ")
     text = _PUNCTUATION.sub(" ", text)
-    words = [w for w in text.split() if w not in ("and", "of", "my")]
-    return " ".join(words)
+    words = text.split()
+    if len(words) >= 3 and all(len(w) <= 2 for w in words):
+        words = ["".join(words)]  # letter-spaced: "S U M M A RY"
+    return " ".join(w for w in words if w not in _JOINING)
 
 
 def section_of(text: str) -> str | None:
@@ -147,8 +183,11 @@ def is_label(text: str) -> bool:
     return bool(text.strip()) and not strip_label(text.rstrip(":： "))
 
 
+_LETTER = "a-zß-öø-ÿ"  # Latin letters, accented ones too ("técnico", "diseñador")
+
+
 def _words(text: str) -> list[str]:
-    found = re.findall(r"[a-z][a-z.\-]*[a-z]|[a-z]", text.casefold())
+    found = re.findall(rf"[{_LETTER}][{_LETTER}.\-]*[{_LETTER}]|[{_LETTER}]", text.casefold())
     return found + [part for word in found if "-" in word for part in word.split("-")] + \
         [word.rstrip(".") for word in found]
 
@@ -161,7 +200,7 @@ def _score(text: str, latin: tuple[str, ...], chinese: tuple[str, ...]) -> int:
 def position_score(text: str) -> int:
     """Job-title words less employer words; a title ends with its role ("... Engineer", "...架构师"),
     so a role word at the end counts twice."""
-    latin = [w for w in re.findall(r"[a-z][a-z\-]*", text.casefold())]
+    latin = [w for w in re.findall(rf"[{_LETTER}][{_LETTER}\-]*", text.casefold())]
     ending = (bool(latin) and latin[-1] in POSITION_WORDS and not re.search(r"[\u3400-\u9fff]\s*$", text)) \
         or any(text.rstrip().endswith(word) for word in POSITION_WORDS_ZH)
     return (_score(text, POSITION_WORDS, POSITION_WORDS_ZH) + ending
