@@ -41,6 +41,7 @@ from app.documents.docx_entries import ONE_LINERS, ORG_FIRST, Entry, entries
 from app.documents.docx_profiles import Profile
 from app.documents.wording import contact_items, one_liners
 
+HIGHLIGHTS_GAP = 4  # points before a job's highlights when its description is bullets too
 PHOTO_WIDTH = Mm(30)
 NBSP = "\u00a0"
 
@@ -93,9 +94,8 @@ class Writer:
     def heading(self, title: str, style: str = "Heading 1"):
         return self.line(title, style, colour=self.accent)
 
-    def bullets(self, items: list[str]) -> None:
-        for item in items:
-            self.line(item, "List Bullet")
+    def bullets(self, items: list[str]) -> list:
+        return [self.line(item, "List Bullet") for item in items]
 
     def chips(self, items: list[str], kind: str, size: float) -> None:
         """Skills or tags as chips (CSS ``white-space: nowrap`` spans): "filled" with the accent,
@@ -312,7 +312,11 @@ class Writer:
                 self.text(paragraph, "\u2014 ", colour=self.accent)
                 self.text(paragraph, item)
         else:
-            self.bullets(entry.highlights)
+            written = self.bullets(entry.highlights)
+            if written and section == "workExperience" and as_bullets and entry.lines:
+                # Set apart from the description's bullets above it, as the PDF sets them: a reader (and
+                # an import) sees two lists.
+                written[0].paragraph_format.space_before = Pt(HIGHLIGHTS_GAP)
         if entry.technologies:
             self.technologies(entry.technologies)
 

@@ -19,10 +19,12 @@ algorithm (UAX #14) that covers Chinese, Japanese and Korean mixed with Latin:
 - inside a run of Thai, which has no spaces between its words, only between
   two words: ``thai_breaks`` finds them with PyThaiNLP's dictionary segmenter
   (``newmm``, maximal matching over Thai character clusters);
-- a piece with no break that is wider than the line (a URL, an e-mail) is cut
-  after the last ``/ . - @ ? & = _`` that fits, else at the last character
-  that fits, never before a combining mark (a vowel or tone mark stays on its
-  consonant);
+- a piece with no break that is wider than the line (a URL, an e-mail, a date in
+  a ``white-space: nowrap`` cell too narrow for it) is cut after the last
+  ``/ . - @ ? & = _`` that fits, else at the last no-break space, else between a
+  number and the CJK character beside it ("2019年" | "10月", never "2019年1" |
+  "0月"), else at the last character that fits, never before a combining mark (a
+  vowel or tone mark stays on its consonant);
 - spaces at the end of a line are dropped, so centred and right-aligned lines
   sit where they should; a ``<br>`` ends the line.
 
@@ -55,6 +57,7 @@ CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset(
 )
 CANNOT_END = frozenset(ALL_CANNOT_END) | frozenset("（《〈「『【〔〖〘〚｛［“‘(" "[{")
 BREAKING_SPACES = frozenset(" \t\n\r\u3000\u2002\u2003\u2009")  # not the no-break ones
+NO_BREAK_SPACES = frozenset("\u00a0\u202f\u2007")
 URL_BREAKS = frozenset("/.-@?&=_")
 THAI_RUN = re.compile("[\u0e01-\u0e4e]+")  # Thai letters, vowels, tone marks (not its digits or spaces)
 
@@ -114,6 +117,14 @@ def _emergency_end(units, start: int, overflow: int) -> int:
     the character that overflowed (one character at least per line)."""
     for index in range(overflow - 1, start, -1):
         if units[index - 1] in URL_BREAKS and units[index] not in CANNOT_START:
+            return index
+    for index in range(overflow - 1, start, -1):  # a space the rules kept (no-break, white-space: nowrap)
+        if units[index - 1] in NO_BREAK_SPACES and units[index] not in CANNOT_START:
+            return index
+    for index in range(overflow - 1, start, -1):  # then between a number and its counter: "2019年" | "10月"
+        before, after = units[index - 1], units[index]
+        if (_wide(before) != _wide(after) and before and after and after not in CANNOT_START
+                and before not in CANNOT_END and not _combining(after)):
             return index
     end = overflow
     while end > start + 1 and _combining(units[end]):

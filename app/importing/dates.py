@@ -91,3 +91,25 @@ def remove(text: str, period: Period) -> str:
     """``text`` without the period and the separators left hanging around it."""
     rest = text[:period.span[0]] + " " + text[period.span[1]:]
     return re.sub(r"^[\s|·•,;:—–-]+|[\s|·•,;:—–(（-]+$", "", rest).strip()
+
+
+_DANGLING = re.compile(rf"^{_SEPARATOR}$", re.IGNORECASE)
+_PRESENT_ONLY = re.compile(rf"^\s*(?:{PRESENT})\s*$", re.IGNORECASE)
+
+
+def opens_range(text: str, period: Period) -> bool:
+    """Whether ``text`` ends, after the single date ``period`` found in it, with a range's separator
+    and nothing else: "2021年6月 –", whose end a narrow column wrapped onto the next line."""
+    return period.single and bool(_DANGLING.match(text[period.span[1]:]))
+
+
+def closing(start: str, text: str) -> Period | None:
+    """The range from ``start`` to the date (or "Present") that ``text`` is, when it is nothing else."""
+    if _PRESENT_ONLY.match(text):
+        return Period(start, "", True, (0, len(text)), False)
+    if not is_date_text(text):
+        return None
+    found = find_period(text)
+    if found is None or not found.single:
+        return None
+    return Period(start, found.end, False, found.span, False)

@@ -105,7 +105,11 @@ class _Docx:
         style_id = None
         numbered = False
         level = None
+        space = 0.0
         if ppr is not None:
+            spacing = ppr.find(f"{W}spacing")
+            before = spacing.get(f"{W}before") if spacing is not None else None
+            space = int(before) / 20 if before and before.isdigit() else 0.0  # twentieths of a point
             pstyle = ppr.find(f"{W}pStyle")
             style_id = pstyle.get(f"{W}val") if pstyle is not None else None
             numbered = ppr.find(f"{W}numPr") is not None
@@ -141,7 +145,7 @@ class _Docx:
         cells = [cell for cell in cells if any(r["t"].strip() for r in cell)]
         return {"page": 1, "x0": 0.0, "x1": 0.0, "top": 0.0, "bottom": 0.0, "base": 0.0, "w1": 0.0, "style": name or "",
                 "level": level, "bullet": numbered or "list" in (name or "").lower(), "para": True,
-                "cells": cells}
+                "space": space, "cells": cells}
 
     def _default_paragraph_style(self) -> str | None:
         for style_id, style in self.styles.items():

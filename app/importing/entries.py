@@ -62,6 +62,7 @@ class Entry:
         self.parts: list[Part] = []
         self.firsts = 0                   # how many parts the first head line gave
         self.period: dates.Period | None = None
+        self.open = False                 # the period's start ended its line with "–": its end is on the next
         self.url = ""
         self.lines: list[str] = []        # body paragraphs
         self.bullets: list[str] = []      # body bullets
@@ -146,13 +147,36 @@ def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) ->
     return entry
 
 
+def _set_period(entry: Entry, period: dates.Period, text: str) -> None:
+    if dates.opens_range(text, period):
+        entry.period = dates.Period(period.end, "", False, period.span, False)
+        entry.open = True
+    else:
+        entry.period = period
+
+
+def _closes_period(entry: Entry, text: str) -> bool:
+    """Read ``text`` as the end of a period whose start ended the line above ("2021年6月 –" / "2023年8月")."""
+    if not entry.open or entry.period is None:
+        return False
+    closed = dates.closing(entry.period.start, clean(text))
+    if closed is None:
+        return False
+    entry.period, entry.open = closed, False
+    return True
+
+
 def _read_head(entry: Entry, block: Block) -> None:
+    if _closes_period(entry, block.text):
+        return
     for cell in block.cells:
         cell_text = clean(" ".join(f.text for f in cell))
+        if entry.open and _closes_period(entry, cell_text):
+            continue
         if entry.period is None:
             period = dates.find_period(cell_text)
             if period is not None and not any(dates.find_period(f.text) for f in cell):
-                entry.period = period
+                _set_period(entry, period, cell_text)
                 remaining = dates.remove(cell_text, period)
                 cell = [Fragment(remaining, cell[0].bold)] if remaining else []
         for fragment in cell:
@@ -164,7 +188,7 @@ def _read_fragment(entry: Entry, fragment: Fragment) -> None:
     if entry.period is None:
         period = dates.find_period(text)
         if period is not None:
-            entry.period = period
+            _set_period(entry, period, text)
             text = dates.remove(text, period)
     for url in _URL_IN.findall(text):
         entry.url = entry.url or url.rstrip(".,;)）")
@@ -187,6 +211,8 @@ def _read_body(entry: Entry, block: Block) -> None:
     text = block.text
     if _URL.match(text) and not entry.url:
         entry.url = text
+        return
+    if not block.bullet and _closes_period(entry, text):
         return
     if entry.period is None and not block.bullet and dates.is_date_text(text):
         entry.period = dates.find_period(text)     # dates under the entry (a sidebar's)

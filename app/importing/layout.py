@@ -32,6 +32,7 @@ BAND = 1.5           # lines above and below a line where another column's text 
 PEER = 12.0          # points two lines' left edges may differ and still tell each other's column width
 LIST_INDENT = (12.0, 45.0)   # points a list item without a written marker stands in from the text above
 MAX_LINE = 80.0      # points a line may be high (for the band search)
+PARAGRAPH_PITCH = 12.0  # points: the gap a DOCX paragraph is taken to have, before its own space
 
 
 @dataclass
@@ -137,6 +138,7 @@ def _block(line: dict) -> Block | None:
     block.extra["w1"] = line.get("w1") or 0.0
     block.extra["base"] = block.extra["last_base"] = line.get("base") or 0.0
     block.extra["para"] = bool(line.get("para"))
+    block.extra["space"] = float(line.get("space") or 0.0)
     _strip_bullet(block, line)
     if not block.cells:
         return None
@@ -203,6 +205,10 @@ def blocks(lines: list[dict]) -> list[Block]:
         if previous is not None and previous.page == block.page and not block.extra["para"]:
             # From the baseline above to this one: more than a line's pitch where one list ends.
             block.extra["gap"] = block.extra["base"] - previous.extra["last_base"]
+        elif previous is not None and block.extra["para"]:
+            # A DOCX paragraph has no place, but the space set before it says the same: a list that
+            # starts after another (a description written as bullets, then the highlights).
+            block.extra["gap"] = PARAGRAPH_PITCH + block.extra["space"]
     return made
 
 

@@ -56,7 +56,8 @@ FORMS: dict[str, Form] = {
     "projects": Form("Project {n}", "Add project", (
         Field("name", "Project name"), LINK, START, END, DESCRIPTION,
         Field("technologies", "Technologies", "csv", "separated by commas"), HIGHLIGHTS,
-        Field("roles", "Your roles", "csv", "separated by commas"), Field("entity", "For", hint="e.g. a company or client"),
+        Field("roles", "Your roles", "csv", "separated by commas"),
+        Field("entity", "For", hint="e.g. a company or client"),
         Field("type", "Kind of project", hint="e.g. application"))),
     "languages": Form("Language {n}", "Add language", (
         Field("language", "Language"), Field("fluency", "Fluency", hint="e.g. Native speaker"))),

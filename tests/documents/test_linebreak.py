@@ -212,3 +212,14 @@ def test_a_thai_resume_prints_thai_headings_and_dates_and_breaks_its_lines_betwe
         assert not [(word, at) for word in map(_letters, THAI_WORDS)
                     for start in [i for i in range(len(letters)) if letters.startswith(word, i)]
                     for at in ends if start < at < start + len(word)]
+
+
+def test_a_date_in_a_nowrap_cell_too_narrow_for_it_breaks_at_its_space_not_inside_a_number():
+    """Jinghua's dates column is ``white-space: nowrap`` and 118 px wide: "2017年4月 – 2019年10月" did not
+    fit, and its emergency cut fell between the 1 and the 0 of October (the importer then read 2019-01)."""
+    html = ("<html><head><meta charset='utf-8'><style>@page { size: A4; margin: 72pt; }"
+            "td.date { width: 118px; white-space: nowrap; font-size: 9pt; }</style></head><body><table><tr>"
+            "<td>北京启明星辰软件有限公司 资深软件工程师</td><td class='date'>2017年4月 – 2019年10月</td>"
+            "</tr></table></body></html>")
+    found = [line.replace("\xa0", "").replace(" ", "") for line in lines(render_pdf(html))]
+    assert "2019年10月" in found and any(line.startswith("2017年4月") for line in found), found

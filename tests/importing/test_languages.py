@@ -52,3 +52,11 @@ def test_a_spanish_docx_lands_in_its_fields():
     assert (school["school"], degree, school["startDate"], school["endDate"]) == \
         ("Universidad de Granada", "Grado en Ingeniería Informática", "2012-09", "2016-06")
     assert content["skills"] == ["Python", "Go", "PostgreSQL"]
+
+
+def test_a_range_whose_end_a_narrow_column_wrapped_is_read_whole():
+    """"2021年6月 –" on one line and "2023年8月" on the next (Jinghua's dates column, A4): one period."""
+    first = dates.find_period("2021年6月 –")
+    assert dates.opens_range("2021年6月 –", first) and not dates.opens_range("2021年6月", dates.find_period("2021年6月"))
+    assert dates.closing("2021-06", "2023年8月").end == "2023-08"
+    assert dates.closing("2021-06", "至今").present and dates.closing("2021-06", "Led the team") is None

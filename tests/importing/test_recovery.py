@@ -4,7 +4,8 @@ of ``tests/importing/recovery.py``.
 - Every template's own exports: the PDF and the DOCX of the sample resumes (English, Chinese and mixed,
   one page and long; ``samples.py``), rendered by the app's own ``documents.render`` as an export
   is, read back through the importer's path (``service.read_document``: the child process, the
-  layout, the sections): at least 95 % of the fields of each template's documents, PDF and DOCX apart.
+  layout, the sections): at least 98 % of the fields of each template's documents, PDF and DOCX apart,
+  on A4 and on Letter.
 - Single-column resumes made elsewhere: a DOCX written here with python-docx (Word's own styles:
   Title, Heading 1 and 2, List Bullet) and the same resume as simple HTML printed to PDF by our
   xhtml2pdf and by Chromium: at least 80 %.
@@ -33,7 +34,7 @@ from app.importing import reading
 pytestmark = pytest.mark.documents
 
 TEMPLATES = {t["name"]: t for t in templating.load_seed_templates()}
-OWN_EXPORTS = 0.95
+OWN_EXPORTS = 0.98  # issue 23 point 2 (it was 0.95)
 ELSEWHERE = 0.80
 MAX_LISTED = 15
 
@@ -73,9 +74,10 @@ def test_the_score_counts_fields_at_their_place():
 
 # --- every template's own exports ----------------------------------------------------------------------
 
+@pytest.mark.parametrize("page_size", ["A4", "Letter"])
 @pytest.mark.parametrize("fmt", ["pdf", "docx"])
 @pytest.mark.parametrize("name", list(TEMPLATES))
-def test_a_templates_own_export_is_recovered(name, fmt):
+def test_a_templates_own_export_is_recovered(name, fmt, page_size):
     template = TEMPLATES[name]
     results = []
     for lang in samples.LANGS:
@@ -83,10 +85,11 @@ def test_a_templates_own_export_is_recovered(name, fmt):
             sample = samples.SAMPLES[(lang, length)]
             source = Source(html_template=template["html_template"], css=template["css_styles"], title="Resume",
                             content=sample, visible={})
-            got, total, missed = recovery.score(sample, imported(fmt, render(fmt, source, Options())))
+            got, total, missed = recovery.score(
+                sample, imported(fmt, render(fmt, source, Options(page_size=page_size))))
             results.append((f"{lang}-{length}", got, total, missed))
 
-    share = report(f"{name} {fmt}", results)
+    share = report(f"{name} {fmt} {page_size}", results)
     assert share >= OWN_EXPORTS, f"{name} {fmt}: {100 * share:.1f} % of the fields recovered"
 
 
