@@ -37,7 +37,7 @@ def pdf_lines(data: bytes, max_pages: int, max_chars: int, max_lines: int) -> li
             total += count
             if total > max_chars:
                 raise Unreadable("too_long")
-            lines += _page_lines(pdfium, textpage.raw, count, number + 1, page.get_height())
+            lines += _in_reading_order(_page_lines(pdfium, textpage.raw, count, number + 1, page.get_height()))
             if len(lines) > max_lines:
                 raise Unreadable("too_many_lines")
             textpage.close()
@@ -45,6 +45,27 @@ def pdf_lines(data: bytes, max_pages: int, max_chars: int, max_lines: int) -> li
         return lines
     finally:
         document.close()
+
+
+def _in_reading_order(lines: list[dict]) -> list[dict]:
+    """The page's lines in the order they are read. PDFium gives them in the order they are drawn, which
+    is the reading order, but for text a generator draws after the rest while it stands above it
+    (Chromium draws a JSON Resume theme's letter-spaced section headings last): such a line goes
+    before the first line below it in its column (one it overlaps across). A column drawn after
+    another starts above the other's end too, but nothing placed yet lies under it, so it stays where
+    it is."""
+    ordered: list[dict] = []
+    for line in lines:
+        if ordered and line["top"] < ordered[-1]["top"] - 1.0:
+            for index, other in enumerate(ordered):
+                if other["top"] > line["top"] + 1.0 and other["x0"] < line["x1"] and line["x0"] < other["x1"]:
+                    ordered.insert(index, line)
+                    break
+            else:
+                ordered.append(line)
+        else:
+            ordered.append(line)
+    return ordered
 
 
 class _Char:
