@@ -55,6 +55,13 @@ def pdf_font_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(env.get("PDF_FONT_DIR") or Path(sys.prefix) / "share" / "resume-fonts").resolve()
 
 
+def thai_segmenter_read_only() -> None:
+    """Tell PyThaiNLP (the PDF's Thai line breaking, ``app.documents.linebreak``) that it may not write:
+    otherwise it makes ``~/pythainlp-data`` on first use, and a PaaS's home may not be writable. It
+    needs no data beyond what its package holds. A ``PYTHAINLP_READ_ONLY`` already set is kept."""
+    os.environ.setdefault("PYTHAINLP_READ_ONLY", "1")
+
+
 def server_settings(env: Mapping[str, str] | None = None) -> dict:
     """gunicorn's settings (``gunicorn.conf.py``): threads, so that requests waiting for an export's
     render job do not hold up the rest, and a time-out well above the longest such wait."""

@@ -40,7 +40,6 @@ replacement is tested by the layout checks of every template.
 from __future__ import annotations
 
 import functools
-import os
 import re
 import unicodedata
 
@@ -49,6 +48,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.rl_settings import _FUZZ
 from xhtml2pdf import reportlab_paragraph as engine
 
+from app.config import thai_segmenter_read_only
 from app.documents import shaping
 from app.documents.scripts import CJK_RUN
 
@@ -83,8 +83,7 @@ def break_allowed(before: str, after: str) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _thai_words():
-    # Read only: PyThaiNLP would otherwise make ~/pythainlp-data, and a PaaS's home may not be writable.
-    os.environ.setdefault("PYTHAINLP_READ_ONLY", "1")
+    thai_segmenter_read_only()
     from pythainlp.tokenize import word_tokenize
     return functools.partial(word_tokenize, engine="newmm", keep_whitespace=False)
 

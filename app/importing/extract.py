@@ -30,7 +30,7 @@ import json
 import sys
 import traceback
 
-from app.importing import Unreadable
+from app.importing import Unreadable, structure
 from app.importing.docx_text import docx_lines
 from app.importing.pdf_text import pdf_lines
 
@@ -69,6 +69,4 @@ def read(kind: str, data: bytes, limits: dict) -> dict:
         lines = docx_lines(data, limits["chars"], limits["lines"])
     if sum(len(run["t"].strip()) for line in lines for cell in line["cells"] for run in cell) < MIN_TEXT:
         raise Unreadable("no_text")
-    from app.importing import structure
-
     return structure.parse(lines)

@@ -62,6 +62,9 @@ HEADINGS: dict[str, tuple[str, ...]] = {
                    "referências"),
 }
 _BY_NAME = {name: key for key, names in HEADINGS.items() for name in names}
+# The same without spaces: a heading whose letters a PDF gives with a gap in it, "Exp erience" (Awesome-CV
+# sets the first three letters in its accent colour) or "W O R K  E X P E R I E N C E" (letter-spaced).
+_BY_SQUASHED = {name.replace(" ", ""): key for name, key in _BY_NAME.items()}
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
@@ -147,6 +150,8 @@ def section_of(text: str) -> str | None:
         return None
     if key in _BY_NAME:
         return _BY_NAME[key]
+    if key.replace(" ", "") in _BY_SQUASHED and not _CJK_RUN.search(key):
+        return _BY_SQUASHED[key.replace(" ", "")]
     cjk = "".join(_CJK_RUN.findall(key))
     latin = " ".join(_CJK_RUN.sub(" ", key).split())
     if cjk and latin:

@@ -123,7 +123,7 @@ def test_entries_by_drag(open_as):
     page = open_as()
     calls = _api_calls(page)
     # tall enough that no scrolling happens mid-drag (Chromium drops a drag when the page scrolls under it)
-    page.set_viewport_size({"width": 1440, "height": 2600})
+    page.set_viewport_size({"width": 1440, "height": 3400})
     projects = [{"name": f"Project {n}"} for n in (1, 2, 3)]
     resume_id = _resume(page, contentJson={"workExperience": WORK, "projects": projects})
     ids = [p["id"] for p in _read(page, resume_id)["contentJson"]["projects"]]

@@ -42,7 +42,7 @@ def test_import_a_json_resume_file_and_see_what_was_dropped(open_as):
         _submit(dialog)
     assert answer.value.status == 201
     dropped = answer.value.json()["data"]["dropped"]
-    assert "education.0.gpa" in dropped
+    assert "meta.canonical" in dropped
     expect(dialog.locator("#import-done")).to_have_text("“Richard Hendriks” was imported as a new draft.")
     expect(dialog.locator("#import-dropped-intro")).to_contain_text(f"Not imported ({len(dropped)})")
     expect(dialog.locator("#import-dropped li")).to_have_text(dropped)
@@ -126,8 +126,8 @@ def test_pasted_text_and_refusals_in_words(open_as, tmp_path):
 
 def test_the_plans_limit_and_chinese(open_as, tmp_path):
     page = open_as(language="zh-cn")
-    for n in range(5):
-        assert page.request.post("/api/resumes", data={"title": f"R{n}", "templateId": HORIZON}).status == 201
+    created = [page.request.post("/api/resumes", data={"title": f"R{n}", "templateId": HORIZON}) for n in range(5)]
+    assert all(response.status == 201 for response in created)
     page.goto("/dashboard")
     page.get_by_role("button", name="导入", exact=True).click()
     dialog = page.get_by_role("dialog", name="导入简历")
@@ -136,6 +136,8 @@ def test_the_plans_limit_and_chinese(open_as, tmp_path):
     state = dialog.locator("#import-state")
     expect(state).to_contain_text("你的套餐最多可创建 5 份简历，因此无法再导入。")
     expect(state.get_by_role("link", name="升级")).to_have_attribute("href", "/billing")
+    # the plan's limit is checked before a file is read: room for one more, then a file that cannot be read
+    assert page.request.delete(f"/api/resumes/{created[0].json()['data']['id']}").status == 200
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7\nthis is not really a PDF")
     dialog.locator("#import-file").set_input_files(str(broken))

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.documents  # no database: CI runs these in its first pa
     ("Experiencia profesional", "workExperience"), ("EXPERIENCIA", "workExperience"), ("Work", "workExperience"),
     ("Formación académica", "education"), ("Educación", "education"), ("Conocimientos técnicos", "skills"),
     ("Idiomas", "languages"), ("Premios y reconocimientos", "awards"), ("Datos de contacto", "contact"),
-    ("Sobre mí", "summary"), ("S U M M A RY", "summary"), ("W O R K  E X P E R I E N C E", None),
+    ("Sobre mí", "summary"), ("S U M M A RY", "summary"), ("W O R K  E X P E R I E N C E", "workExperience"),
+    ("Exp erience", "workExperience"), ("Ski lls", "skills"),
     ("Berufserfahrung", "workExperience"), ("Compétences", "skills"), ("Experiência profissional", "workExperience"),
 ])
 def test_headings_in_other_languages_and_letter_spaced(heading, section):
