@@ -28,7 +28,9 @@ import snowballstemmer
 MAX_KEYWORDS = 30
 MAX_WORD = 40  # longer "words" are not terms (a URL, a hash, a run of letters)
 _STEMMERS = threading.local()  # a Snowball stemmer keeps state while it works: one per thread
-TOKEN = re.compile(r"[a-z0-9][a-z0-9+#.\-/]*[a-z0-9+#]|[a-z0-9][+#]*", re.IGNORECASE)
+# Latin letters with their accents, so that "también" or "Erfahrung" stays one word
+TOKEN = re.compile(r"[a-z0-9à-öø-ÿ][a-z0-9à-öø-ÿ+#.\-/]*[a-z0-9à-öø-ÿ+#]|[a-z0-9à-öø-ÿ][+#]*", re.IGNORECASE)
+NUMBER_LIKE = re.compile(r"^[$€£¥]?[\d.,]+[+%k]?$")  # "5+", "180,000", "401", "20%"
 CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 STOP_WORDS = frozenset("""
@@ -46,7 +48,50 @@ seek apply applicant position opportunity opportunities environment demonstrated
 familiarity familiar understanding degree related field must-have nice-to-have e.g i.e etc
 day days week weeks month months time full part based help helping make making ensure ensuring
 hiring hire wanted want need needs needed seeks seeking looking get keep high advanced background ideal
-""".split())
+job jobs description summary overview title type about us our we're you'll you're we'll salary salaries range
+benefits benefit perks compensation pay paid bonus equity stock remote hybrid onsite on-site office offices
+location locations relocation visa sponsorship apply applying applicants application posted posting date
+equal employer eoe qualifications qualification duties duty reports reporting department level status
+schedule shift hours hour annual annually usd eur gbp k full-time part-time contract contractor permanent
+temporary internship what who how why com www http https inc llc ltd corp
+""".split()) | frozenset("""
+a al algo algunos ante antes como con contra cual cuando de del desde donde durante e el ella ellas ellos
+en entre era es esa ese eso esta este esto estos estas fue ha han hasta hay la las le les lo los mas más me
+mi muy nada ni no nos o otra otro para pero poco por porque puede que quien se ser si sí sin sobre su sus
+también tanto te tiene tienen todo todos tu tus un una uno unos unas y ya buscamos ofrecemos valorará
+valorable requisitos experiencia años puesto empresa equipo persona trabajo conocimiento conocimientos
+descripción funciones responsabilidades
+à au aux avec ce ces dans de des du elle en et être il ils je la le les leur lui mais me même mes moi mon ne
+nos notre nous on ou où par pas pour qu que qui sa se ses son sur ta te tes toi ton tu un une vos votre vous
+poste expérience équipe entreprise profil missions
+aber als am an auch auf aus bei bin bis da das dass dem den der des die dies doch du durch ein eine einem
+einen einer eines er es für hat ich ihr im in ist ja kann mit nach nicht noch nur oder sich sie sind so über
+um und uns unter vom von vor war wie wir wird zu zum zur stelle erfahrung team unternehmen aufgaben profil
+ao aos as às com como da das de do dos e é em entre era essa esse esta este isso mais mas na nas no nos
+não o os ou para pela pelas pelo pelos por qual que se sem seu seus sua suas também um uma vaga empresa
+equipe experiência requisitos
+""".split())  # Spanish, French, German and Portuguese stopwords and job-ad words
+# Places a job ad names (where the job is, where the company is), which are not skills: removed from the
+# ad before its words are counted. Two-letter US state codes are matched in capitals only.
+PLACES = tuple(sorted("""
+san francisco|new york|los angeles|san diego|san jose|seattle|boston|chicago|austin|denver|atlanta|miami|
+washington|dallas|houston|portland|philadelphia|toronto|vancouver|montreal|london|manchester|dublin|berlin|
+munich|hamburg|paris|lyon|amsterdam|rotterdam|brussels|zurich|geneva|vienna|stockholm|copenhagen|oslo|
+helsinki|madrid|barcelona|valencia|lisbon|porto|milan|rome|warsaw|prague|budapest|tel aviv|dubai|singapore|
+hong kong|tokyo|osaka|seoul|beijing|shanghai|shenzhen|sydney|melbourne|auckland|bangalore|bengaluru|mumbai|
+delhi|hyderabad|pune|são paulo|sao paulo|mexico city|buenos aires|bay area|silicon valley|
+united states|usa|united kingdom|uk|canada|germany|france|spain|españa|portugal|italy|netherlands|ireland|
+switzerland|austria|sweden|norway|denmark|finland|poland|india|china|japan|korea|australia|brazil|mexico|
+europe|emea|apac|latam|north america|california|texas|new jersey|massachusetts|remote-first
+""".replace("\n", "").split("|"), key=len, reverse=True))
+_PLACE = re.compile(r"\b(?:" + "|".join(re.escape(place) for place in PLACES if place) + r")\b", re.IGNORECASE)
+_STATE = re.compile(r"\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
+                    r"NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\b")
+# The employer's name, as ads give it: "About Northwind", "Join Northwind", "at Northwind", "Northwind is a".
+_NAME = r"((?:[A-Z][\w&'.-]*)(?:[ \t]+(?:[A-Z][\w&'.-]*|&)){0,3})"
+_COMPANY = (re.compile(rf"^\s*About[ \t]+{_NAME}[ \t]*$", re.MULTILINE),
+            re.compile(rf"\bJoin[ \t]+(?:us[ \t]+at[ \t]+)?{_NAME}"),
+            re.compile(rf"(?:^|[.!?]\s+){_NAME}[ \t]+is[ \t]+(?:a|an|the)\b", re.MULTILINE))
 
 # Surface form -> canonical form (before stemming). Keep both sides lower-case.
 SYNONYMS = {
@@ -120,6 +165,7 @@ ZH_STOPS = sorted("""
 我们 公司 招聘 优先 能力 善于 较强 至少 一定 进行 参与 完成 相应 任职 资格 描述 欢迎 加入 需要
 需 可 及时 认真 主动 积极 热爱 喜欢 本科 大专 学历 专业 毕业 一 二 三 四 五 两 名 位 个 项 份 者优先
 做好 重视 使用 处理 制作 方法 证书 系统 严格执行 执行 持 会用 擅长 熟练使用
+北京 上海 广州 深圳 杭州 成都 南京 武汉 西安 苏州 天津 重庆 香港 台北 地点 工作地点 薪资 福利 面议
 """.split(), key=len, reverse=True)
 _ZH_CUT = re.compile("|".join(map(re.escape, ZH_STOPS)))
 _ZH_TERMS_BY_LENGTH = sorted(ZH_TERMS, key=len, reverse=True)
@@ -244,7 +290,7 @@ def _english_keywords(text: str) -> list[Keyword]:
         if not key:
             surface, low = found[i]
             i += 1
-            if (low in STOP_WORDS or low.replace(".", "").isdigit() or (len(low) < 2 and low not in "cr")
+            if (low in STOP_WORDS or NUMBER_LIKE.match(low) or (len(low) < 2 and low not in "cr")
                     or len(low) > MAX_WORD):
                 continue
             key, label = units[i - 1], surface
@@ -283,10 +329,21 @@ def _chinese_keywords(text: str, first: int) -> list[Keyword]:
     return list(found.values())
 
 
+def _without_names(description: str) -> str:
+    """The ad without its employer's name and the places it names (each left as a line break, so that
+    no phrase forms across the gap)."""
+    names = {match.group(1).strip() for pattern in _COMPANY for match in pattern.finditer(description)}
+    names = {name for name in names if name.casefold() not in STOP_WORDS and len(name) > 2}
+    for name in sorted(names, key=len, reverse=True):
+        description = re.sub(rf"\b{re.escape(name)}\b", "\n", description, flags=re.IGNORECASE)
+    return _STATE.sub("\n", _PLACE.sub("\n", description))
+
+
 def keywords(description: str) -> list[Keyword]:
     """The description's keywords, most important first (weight, then first appearance), at most
     ``MAX_KEYWORDS``. The weight is the number of mentions, plus 1 for a known term or synonym,
     plus 0.5 for a word written like a name (capitalised, or with ``+ # .``)."""
+    description = _without_names(description or "")
     english = _english_keywords(description)
     every = english + _chinese_keywords(description, len(english))
     every.sort(key=lambda k: (-k.weight, k.first))
