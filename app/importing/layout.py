@@ -18,6 +18,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from app.importing import words
+
 BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□"
 _BULLET = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s+")
 _BULLET_ONLY = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s*$")
@@ -32,6 +34,7 @@ BAND = 1.5           # lines above and below a line where another column's text 
 PEER = 12.0          # points two lines' left edges may differ and still tell each other's column width
 LIST_INDENT = (12.0, 45.0)   # points a list item without a written marker stands in from the text above
 MAX_LINE = 80.0      # points a line may be high (for the band search)
+MARGIN_HEADING = 1.5  # points a heading beside its first entry is larger than the entry's text
 PARAGRAPH_PITCH = 12.0  # points: the gap a DOCX paragraph is taken to have, before its own space
 
 
@@ -187,10 +190,36 @@ def _text_x0(line: dict) -> float:
     return float(line.get("x0") or 0.0)
 
 
+def _margin_headings(lines: list[dict]) -> list[dict]:
+    """A section's heading set in a margin column, level with its first entry ("Work  Senior Developer",
+    moderncv's "教育背景  计算机科学博士, ..."): PDFium gives both as one line. The heading, larger than
+    the text after it (a label such as "Languages: Python" in a skills table is not) and naming a
+    section, becomes a line of its own."""
+    out: list[dict] = []
+    for line in lines:
+        cells = line.get("cells") or []
+        runs = cells[0] if cells else []
+        first = runs[0] if runs else None
+        if len(runs) == 1 and len(cells) > 1:  # the heading a cell of its own, a wide gap from the entry
+            runs = [first, *cells[1]]
+            cells = [runs, *cells[2:]]
+        rest = [run for run in runs[1:] if run["t"].strip()]
+        if (first is None or not rest or line.get("para") or words.section_of(first["t"]) is None
+                or float(first.get("size") or 0) < float(rest[0].get("size") or 0) + MARGIN_HEADING
+                or words.section_of("".join(run["t"] for run in runs)) is not None):  # "工作经历 EXPERIENCE"
+            out.append(line)
+            continue
+        heading = {**line, "cells": [[first]], "x1": float(first.get("x1") or line.get("x1") or 0.0), "w1": None}
+        body = {**line, "cells": [runs[1:], *cells[1:]], "w1": None,
+                "x0": float(rest[0].get("x0") or line.get("x0") or 0.0)}
+        out += [heading, body]
+    return out
+
+
 def blocks(lines: list[dict]) -> list[Block]:
     """The lines as blocks, wrapped PDF lines joined, in reading order."""
     made: list[Block] = []
-    raw = [b for b in (_block(line) for line in lines) if b is not None]
+    raw = [b for b in (_block(line) for line in _margin_headings(lines)) if b is not None]
     edges = _right_edges(raw)
     for index, block in enumerate(raw):
         previous = made[-1] if made else None

@@ -126,6 +126,17 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
         key = words.section_of(block.text) if _heading_shape(block) else None
         if key and _stands_out(block, body) and block.level != 0:
             found[block.index] = key
+    looks = Counter(blocks[index].signature for index in found)
+    if looks and looks.most_common(1)[0][1] >= 3:
+        # Most headings share one look: a lone known word in a smaller look that many other lines have
+        # too is an entry's title ("Open Source" under Interests, in the look of every entry title), not
+        # a heading, and its look must not make every entry title a heading. (A sidebar's headings have
+        # a look of their own, which no entry shares.)
+        main = looks.most_common(1)[0][0]
+        every = Counter(block.signature for block in blocks)
+        for index in [i for i in found if looks[blocks[i].signature] == 1
+                      and blocks[i].signature[1:2] < main[1:2] and every[blocks[i].signature] >= 3]:
+            del found[index]
     signatures = {blocks[index].signature for index in found}
     first = min(found, default=len(blocks))
     for block in blocks:

@@ -37,3 +37,43 @@ def test_headings_drawn_after_the_text_below_them_still_head_their_sections():
     assert (job["position"], job["company"]) == ("CEO", "Pied Piper")
     assert (job["startDate"], job["endDate"]) == ("2013-12", "2014-12")
     assert content["skills"] == ["Python", "Go", "Rust"]
+
+
+def test_a_heading_in_the_margin_level_with_its_first_entry_and_entry_titles_named_like_sections():
+    """JSON Resume's "even" theme (and moderncv's margin headings) set "Work" in a wide margin on the
+    line of the first job's title: PDFium gives both as one line. And an interest titled "Open Source"
+    in the look of every entry title once made all of them headings."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont("Helvetica", 18)
+    page.drawString(72, 790, "Richard Hendriks")
+    y = 750
+    for heading, entries in (("Work", [("Senior Developer", "Pied Piper", "Jan 2019 - Present"),
+                                       ("Software Engineer", "Hooli", "Jun 2016 - Dec 2018")]),
+                             ("Education", [("BSc Computer Science", "Stanford University", "2012 - 2016")]),
+                             ("Interests", [("Open Source", "", ""), ("Rock Climbing", "", "")])):
+        page.setFont("Helvetica", 20)
+        page.drawString(72, y, heading)
+        for index, (title, place, dates) in enumerate(entries):
+            page.setFont("Helvetica-Bold", 15)
+            page.drawString(200, y, title)
+            y -= 18
+            for text, font, colour in ((place, "Helvetica-Bold", (0, 0.45, 0.67)),
+                                       (dates, "Helvetica", (0.4, 0.4, 0.4))):
+                if text:  # as the theme sets them: the employer bold in blue, the dates grey
+                    page.setFont(font, 10)
+                    page.setFillColorRGB(*colour)
+                    page.drawString(200, y, text)
+                    page.setFillColorRGB(0, 0, 0)
+                    y -= 14
+            y -= 10
+        y -= 14
+    page.showPage()
+    page.save()
+
+    content, _dropped = reading.read("pdf", out.getvalue())
+    jobs = [(job.get("position"), job.get("company")) for job in content["workExperience"]]
+    assert jobs == [("Senior Developer", "Pied Piper"), ("Software Engineer", "Hooli")]
+    assert content["education"][0]["school"] == "Stanford University"
+    assert [item["name"] for item in content["interests"]] == ["Open Source", "Rock Climbing"]
+    assert not content.get("projects") and not content.get("customSections")
