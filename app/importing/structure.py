@@ -30,6 +30,7 @@ from app.importing.layout import Block, blocks as make_blocks, is_cjk
 COLUMN_SLACK = 15.0     # points a block may start left of its column's heading
 COLUMN_GAP = 50.0       # points between the left edges of headings of two columns
 SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", "；", ",", "，")
+QUIET_HEADINGS = 3  # sections named, in one look, by lines that do not stand out
 _EMAIL = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+", re.UNICODE)
 _URL = re.compile(r"(?:https?://|www\.)[^\s|,;，；]+|(?<![@\w.])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|me|cn|co|uk|de|"
                   r"app|ai|info|page|site|xyz|tech|blog)(?:/[^\s|,;，；]*)?(?![\w@])", re.IGNORECASE)
@@ -122,12 +123,21 @@ def _stands_out(block: Block, body: float) -> bool:
 def _headings(blocks: list[Block], body: float) -> dict[int, str]:
     """Index of each heading block → its section key ("custom" for one the words do not name)."""
     found: dict[int, str] = {}
+    quiet: dict[tuple, list[tuple[int, str]]] = {}
     for block in blocks:
         key = words.section_of(block.text) if _heading_shape(block) else None
-        if key and _stands_out(block, body) and block.level != 0:
-            found[block.index] = key
+        if key and block.level != 0:
+            if _stands_out(block, body):
+                found[block.index] = key
+            else:
+                quiet.setdefault(block.signature, []).append((block.index, key))
+    for group in quiet.values():
+        if len({key for _index, key in group}) >= QUIET_HEADINGS:
+            # Headings set no larger or bolder than the text (a theme's small grey "简介", "技能"...):
+            # several lines of one look, each alone and each naming a different section, are headings.
+            found.update(group)
     looks = Counter(blocks[index].signature for index in found)
-    if looks and looks.most_common(1)[0][1] >= 3:
+    if looks and looks.most_common(1)[0][1] >= 2:
         # Most headings share one look: a lone known word in a smaller look that many other lines have
         # too is an entry's title ("Open Source" under Interests, in the look of every entry title), not
         # a heading, and its look must not make every entry title a heading. (A sidebar's headings have

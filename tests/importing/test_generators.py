@@ -5,6 +5,8 @@ import io
 
 import pytest
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
 from app.importing import reading
@@ -77,3 +79,34 @@ def test_a_heading_in_the_margin_level_with_its_first_entry_and_entry_titles_nam
     assert content["education"][0]["school"] == "Stanford University"
     assert [item["name"] for item in content["interests"]] == ["Open Source", "Rock Climbing"]
     assert not content.get("projects") and not content.get("customSections")
+
+
+def test_headings_no_larger_than_the_text_count_when_several_name_sections():
+    """A theme's Chinese headings are small and grey, not bold ("简介", "技能", "工作经历"): no look of
+    their own says "heading", but three lines of one look, each naming a different section, do."""
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont("STSong-Light", 22)
+    page.drawString(72, 790, "王晓燕")
+    y = 750
+    for heading, lines in (("简介", ["十年后端开发经验，熟悉分布式系统。"]),
+                           ("工作经历", ["高级后端工程师 at 云帆科技", "负责订单系统的重构。"]),
+                           ("技能", ["Python · Go · PostgreSQL"])):
+        page.setFont("STSong-Light", 9)
+        page.setFillColorRGB(0.5, 0.5, 0.5)
+        page.drawString(72, y, heading)
+        page.setFillColorRGB(0, 0, 0)
+        y -= 16
+        for index, text in enumerate(lines):
+            page.setFont("STSong-Light", 11 if index == 0 and heading == "工作经历" else 10.5)
+            page.drawString(72, y, text)
+            y -= 15
+        y -= 12
+    page.showPage()
+    page.save()
+
+    content, _dropped = reading.read("pdf", out.getvalue())
+    assert content["personalInfo"]["summary"] == "十年后端开发经验，熟悉分布式系统。"
+    assert content["workExperience"][0].get("company") == "云帆科技"
+    assert content["skills"] == ["Python", "Go", "PostgreSQL"]
