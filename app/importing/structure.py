@@ -259,6 +259,9 @@ def _name_block(blocks: list[Block]) -> Block | None:
     return max(candidates, key=lambda b: (b.size, -b.index))
 
 
+_ICON = re.compile(r"^\S{1,2}\s+(\S.*)$")
+
+
 def _items(block: Block) -> list[str]:
     """The details of a header line: cells, split at separators (" | ", " • ", " · ", " / "),
     each without its label ("Email:", "电话 Phone")."""
@@ -269,8 +272,11 @@ def _items(block: Block) -> list[str]:
             part = part.strip(" |·•/")
             if not part:
                 continue
-            stripped = words.strip_label(part)
-            items.append(stripped if stripped else part)
+            stripped = words.strip_label(part) or part
+            icon = _ICON.match(stripped)
+            if icon and not _kind(stripped) and _kind(icon.group(1)):
+                stripped = icon.group(1)  # an icon font's glyph before it, read as a letter: "ć john@x.com"
+            items.append(stripped)
     return items
 
 

@@ -110,3 +110,22 @@ def test_headings_no_larger_than_the_text_count_when_several_name_sections():
     assert content["personalInfo"]["summary"] == "十年后端开发经验，熟悉分布式系统。"
     assert content["workExperience"][0].get("company") == "云帆科技"
     assert content["skills"] == ["Python", "Go", "PostgreSQL"]
+
+
+def test_an_icon_fonts_glyph_before_a_contact_detail_is_not_part_of_it():
+    """moderncv and Awesome-CV draw an icon before each detail; its glyph reads as a letter ("# ", "u ")."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont("Helvetica", 20)
+    page.drawString(72, 790, "John Doe")
+    page.setFont("Helvetica", 9)
+    page.drawString(72, 770, "# john.doe@example.com   |   u +1 415 555 0100   |   ^ johndoe.example.com")
+    page.setFont("Helvetica-Bold", 14)
+    page.drawString(72, 730, "Experience")
+    page.setFont("Helvetica", 10)
+    page.drawString(72, 712, "Engineer at Nexus AI, Jan 2020 - Present")
+    page.showPage()
+    page.save()
+
+    personal = reading.read("pdf", out.getvalue())[0]["personalInfo"]
+    assert personal["email"] == "john.doe@example.com" and personal["phone"] == "+1 415 555 0100"
