@@ -120,6 +120,15 @@ def _stands_out(block: Block, body: float) -> bool:
             or "heading" in block.style.lower() or (len(letters) > 2 and all(c.isupper() for c in letters)))
 
 
+def _case(text: str) -> str:
+    """"upper" for a text in capitals, "none" for one with (almost) no Latin letters or with Chinese in it
+    (a bilingual heading's English half is the user's own: "技术分享 Talks"), else "mixed"."""
+    letters = [char for char in text if char.isalpha() and not is_cjk(char)]
+    if len(letters) <= 2 or any(is_cjk(char) for char in text):
+        return "none"
+    return "upper" if all(char.isupper() for char in letters) else "mixed"
+
+
 def _headings(blocks: list[Block], body: float) -> dict[int, str]:
     """Index of each heading block → its section key ("custom" for one the words do not name)."""
     found: dict[int, str] = {}
@@ -147,12 +156,18 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
         for index in [i for i in found if looks[blocks[i].signature] == 1
                       and blocks[i].signature[1:2] < main[1:2] and every[blocks[i].signature] >= 3]:
             del found[index]
-    signatures = {blocks[index].signature for index in found}
+    # A look is the signature and whether the text is in capitals: "WORK EXPERIENCE" and the job title
+    # "Senior Developer" below it may both be bold 10 pt plain paragraphs (a job site's DOCX export).
+    cases: dict[tuple, set[str]] = {}
+    for index in found:
+        cases.setdefault(blocks[index].signature, set()).add(_case(blocks[index].text))
     first = min(found, default=len(blocks))
     for block in blocks:
         if block.index in found or block.index == 0 or not _heading_shape(block) or block.level == 0:
             continue
-        if block.signature in signatures or (block.level == 1 and block.index > first):
+        seen = cases.get(block.signature, set())
+        case = _case(block.text)
+        if (seen and (case == "none" or "none" in seen or case in seen)) or (block.level == 1 and block.index > first):
             found[block.index] = words.section_of(block.text) or "custom"
     return found
 

@@ -129,3 +129,26 @@ def test_an_icon_fonts_glyph_before_a_contact_detail_is_not_part_of_it():
 
     personal = reading.read("pdf", out.getvalue())[0]["personalInfo"]
     assert personal["email"] == "john.doe@example.com" and personal["phone"] == "+1 415 555 0100"
+
+
+def test_a_job_sites_docx_with_plain_bold_headings_in_capitals_and_bold_job_titles():
+    """A job site's profile export: every line a Normal paragraph, the headings bold capitals, each job's
+    title bold too. The titles once became headings of their own (the same look as "WORK EXPERIENCE")."""
+    from docx import Document
+
+    document = Document()
+    for text, bold in (("Richard Hendriks", True), ("richard@example.com • (912) 555-4321", False),
+                       ("WORK EXPERIENCE", True), ("Senior Developer", True), ("Pied Piper", False),
+                       ("January 2019 - Present", False), ("• Led the compression platform.", False),
+                       ("Software Engineer", True), ("Hooli", False), ("June 2016 - December 2018", False),
+                       ("EDUCATION", True), ("Stanford University", True), ("BS Computer Science", False),
+                       ("SKILLS", True), ("Python, Go, Kubernetes", False)):
+        document.add_paragraph().add_run(text).bold = bold
+    out = io.BytesIO()
+    document.save(out)
+
+    content, _dropped = reading.read("docx", out.getvalue())
+    jobs = [(job.get("position"), job.get("startDate")) for job in content["workExperience"]]
+    assert jobs == [("Senior Developer", "2019-01"), ("Software Engineer", "2016-06")]
+    assert content["education"][0]["school"] == "Stanford University"
+    assert content["skills"] == ["Python", "Go", "Kubernetes"] and not content.get("customSections")
