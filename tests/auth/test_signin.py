@@ -1,4 +1,3 @@
-import statistics
 import time
 from datetime import timedelta
 
@@ -76,11 +75,15 @@ def test_unknown_email_and_wrong_password_take_about_the_same_time(app, client, 
             client.post("/api/auth/signin", json={"email": email, "password": "wrong password 1"})
             return time.perf_counter() - start
 
-        wrong = statistics.median(timed(user["email"]) for _ in range(5))
-        unknown = statistics.median(timed("nobody@example.com") for _ in range(5))
+        # Interleaved, and the fastest of each: a burst of load on the machine (CI runs two passes at
+        # once) slows whichever run it lands on, never makes one faster than its work allows.
+        wrong, unknown = [], []
+        for _ in range(7):
+            wrong.append(timed(user["email"]))
+            unknown.append(timed("nobody@example.com"))
     finally:
         app.config["BCRYPT_ROUNDS"] = rounds
-    assert 0.5 < unknown / wrong < 2.0
+    assert 0.5 < min(unknown) / min(wrong) < 2.0, (wrong, unknown)
 
 
 def test_an_unverified_email_is_refused_with_403_after_a_correct_password(client, make_user):
