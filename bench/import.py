@@ -124,28 +124,20 @@ def facts(truth: dict, content: dict) -> dict[str, list[bool]]:
     for phone in truth.get("phones") or []:
         want = digits(phone)
         out["phone"].append(bool(want) and any(want in d for d in all_digits if d))
-    jobs = truth.get("jobs") or []
-    for job, entry in zip(jobs, _match(jobs, content.get("workExperience") or [],
-                                       (("employer", _employer), ("title", _title)))):
-        entry = entry or {}
-        if job.get("employer"):
-            out["employer"].append(_employer(job["employer"], entry))
-        if job.get("title"):
-            out["title"].append(_title(job["title"], entry))
-        dated = _dates(job, entry)
-        if dated is not None:
-            out["job dates"].append(dated and bool(entry))
-    schools = truth.get("schools") or []
-    for school, entry in zip(schools, _match(schools, content.get("education") or [],
-                                             (("name", _school), ("degree", _degree)))):
-        entry = entry or {}
-        if school.get("name"):
-            out["school"].append(_school(school["name"], entry))
-        if school.get("degree"):
-            out["degree"].append(_degree(school["degree"], entry))
-        dated = _dates(school, entry)
-        if dated is not None:
-            out["school dates"].append(dated and bool(entry))
+    for truths, entries, fields, dates in (
+            (truth.get("jobs") or [], content.get("workExperience") or [],
+             (("employer", "employer", _employer), ("title", "title", _title)), "job dates"),
+            (truth.get("schools") or [], content.get("education") or [],
+             (("name", "school", _school), ("degree", "degree", _degree)), "school dates")):
+        checks = tuple((key, check) for key, _field, check in fields)
+        for want, entry in zip(truths, _match(truths, entries, checks)):
+            entry = entry or {}
+            for key, field, check in fields:
+                if want.get(key):
+                    out[field].append(check(want[key], entry))
+            dated = _dates(want, entry)
+            if dated is not None:
+                out[dates].append(dated and bool(entry))
     items = set()
     for value in [*(content.get("skills") or []),
                   *(k for g in content.get("skillGroups") or [] for k in [g.get("name", ""), *g.get("keywords", [])])]:

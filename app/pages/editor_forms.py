@@ -46,7 +46,7 @@ FORMS: dict[str, Form] = {
     "workExperience": Form("Experience {n}", "Add experience", (
         Field("position", "Position"), Field("company", "Company"), Field("location", "Location"),
         Field("url", "Website", "url"), START, END, DESCRIPTION, HIGHLIGHTS,
-        Field("companyDescription", "About the company", hint="not printed; kept in the JSON Resume export"))),
+        Field("companyDescription", "About the company", hint="not printed; kept in JSON exports"))),
     "education": Form("Education {n}", "Add education", (
         Field("school", "School"), Field("degree", "Degree"), Field("area", "Field of study"),
         Field("studyType", "Type of study", hint="e.g. Bachelor"), START, END, Field("score", "Grade"),
