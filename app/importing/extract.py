@@ -7,10 +7,11 @@ read into sections) costs this process, never the web worker, and PDFium runs he
 process's lock. The whole reading happens here: the lines of styled text (PDFium or python-docx),
 then the blocks, sections and entries (``structure.py``); it imports neither Flask nor the database.
 
-The output is ``{"content": {...}}`` (the content as ``structure.parse`` reads it, before the
-content schema's check) or ``{"error": reason}`` (``encrypted``, ``corrupt``, ``too_many_pages``,
-``too_long``, ``too_many_lines``, ``no_text``). A line is one visual line of a PDF page, or one
-paragraph of a DOCX (a line break inside it starts another line):
+The output is ``{"content": {...}, "notes": [...]}`` (the content as ``structure.parse`` reads it,
+before the content schema's check, and what the reading was unsure of) or ``{"error": reason}``
+(``encrypted``, ``corrupt``, ``too_many_pages``, ``too_long``, ``too_many_lines``, ``no_text``). A
+line is one visual line of a PDF page, or one paragraph of a DOCX (a line break inside it starts
+another line):
 
     {"page": 1, "x0", "x1", "top", "bottom", "base" (the baseline): points from the page's top left
      (PDF; 0 for DOCX),
@@ -50,7 +51,8 @@ def main() -> None:
     _limit_self(limits["memory"], limits["cpu"])
     data = sys.stdin.buffer.read()
     try:
-        result = {"content": read(kind, data, limits)}
+        notes: list[dict] = []
+        result = {"content": read(kind, data, limits, notes), "notes": notes}
     except Unreadable as exc:
         result = {"error": exc.reason}
     except MemoryError:
@@ -61,12 +63,13 @@ def main() -> None:
     sys.stdout.buffer.write(json.dumps(result, ensure_ascii=False).encode("utf-8"))
 
 
-def read(kind: str, data: bytes, limits: dict) -> dict:
-    """The resume in a PDF or DOCX's bytes. Raises Unreadable."""
+def read(kind: str, data: bytes, limits: dict, notes: list[dict] | None = None) -> dict:
+    """The resume in a PDF or DOCX's bytes; what the reading was unsure of is added to ``notes``.
+    Raises Unreadable."""
     if kind == "pdf":
         lines = pdf_lines(data, limits["pages"], limits["chars"], limits["lines"])
     else:
         lines = docx_lines(data, limits["chars"], limits["lines"])
     if sum(len(run["t"].strip()) for line in lines for cell in line["cells"] for run in cell) < MIN_TEXT:
         raise Unreadable("no_text")
-    return structure.parse(lines)
+    return structure.parse(lines, notes)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from dataclasses import dataclass, field
 
 from app.content import cleaning
 from app.importing import sandbox
@@ -44,12 +45,34 @@ def sniff(data: bytes) -> str | None:
     return None
 
 
+@dataclass
+class Reading:
+    """A document read: its ``content`` (valid), the content paths of what was read but ``dropped``,
+    the texts ``cut`` to fit their field (``[{"path", "text": the rest}]``) and what the reading was
+    ``unsure`` of (``[{"path", "reason", "text"}]``, ``structure.parse``)."""
+
+    content: dict
+    dropped: list[str] = field(default_factory=list)
+    cut: list[dict] = field(default_factory=list)
+    unsure: list[dict] = field(default_factory=list)
+
+
 def read(kind: str, data: bytes) -> tuple[dict, list[str]]:
     """What a PDF (``kind`` "pdf") or DOCX says, as content the content schema accepts, and the
     content paths of what was read but not kept. Raises Unreadable and Busy."""
+    found = read_all(kind, data)
+    return found.content, found.dropped
+
+
+def read_all(kind: str, data: bytes) -> Reading:
+    """A PDF or DOCX read, with what was cut, dropped and guessed (``Reading``). Raises Unreadable
+    and Busy."""
     if kind == "docx":
         _check_zip(data)
-    return cleaning.keep_valid(sandbox.read_content(kind, data))
+    content, unsure = sandbox.read_content(kind, data)
+    content, cut = cleaning.cut_to_fit(content)
+    content, dropped = cleaning.keep_valid(content)
+    return Reading(content, dropped, cut, unsure)
 
 
 def _check_zip(data: bytes) -> None:

@@ -17,9 +17,14 @@ _SCORE = re.compile(r"gpa|grade|\d|%|distinction|merit|honou?rs|first[- ]class|c
                     r"一等|二等|荣誉", re.IGNORECASE)
 
 
-def read_section(content: dict, key: str, title: str, blocks: list[Block], body: tuple | None) -> None:
+UNSURE = "_unsure"   # a record's fields that were guessed: {field: reason}, moved to the notes
+
+
+def read_section(content: dict, key: str, title: str, blocks: list[Block], body: tuple | None,
+                 notes: list[dict] | None = None) -> None:
     """Add what ``blocks`` (a section's, headed ``title``) say to ``content[key]``; ``body`` is the
-    look of the document's body text."""
+    look of the document's body text. What was guessed is added to ``notes``:
+    ``{"path": "workExperience.0.position", "reason": "order", "text": ...}``."""
     if not blocks and key != "customSections":
         return
     reader = READERS.get(key)
@@ -33,12 +38,37 @@ def read_section(content: dict, key: str, title: str, blocks: list[Block], body:
         items = [_custom_item(e) for e in entries_of(blocks, body)]
         content.setdefault("customSections", []).append(filled({"title": title}, items=[i for i in items if i]))
     elif reader is not None:
-        content.setdefault(key, []).extend(record for record in (reader(e) for e in entries_of(blocks, body, key))
-                                           if record)
+        records = content.setdefault(key, [])
+        for entry in entries_of(blocks, body, key):
+            record = reader(entry)
+            unsure = record.pop(UNSURE, {})
+            if not record:
+                continue
+            for name, reason in unsure.items():
+                if notes is not None:
+                    path = f"{key}.{len(records)}" + (f".{name}" if name else "")
+                    notes.append({"path": path, "reason": reason, "text": record.get(name, "")})
+            records.append(record)
+
+
+def _guessed(parts: list, score) -> bool:
+    """Whether the part ``take(parts, score)`` picks was picked by its place only: no part scores above
+    the rest."""
+    scores = sorted((score(part.text) for part in parts), reverse=True)
+    return len(scores) > 1 and scores[0] == scores[1]
+
+
+def _unsure(record: dict, **reasons) -> dict:
+    """``record`` with the fields it holds that were guessed (a reason each) marked for the notes."""
+    marked = {name: reason for name, reason in reasons.items() if reason}
+    if marked and record:
+        record[UNSURE] = marked
+    return record
 
 
 def _work(entry: Entry) -> dict:
     parts = one_part(list(entry.parts))
+    by_order = _guessed(parts, words.position_score)
     position = take(parts, words.position_score) if len(parts) > 1 or (
         parts and words.position_score(parts[0].text) > 0) else ""
     company = take(parts)
@@ -47,8 +77,10 @@ def _work(entry: Entry) -> dict:
         company, location = _place(company)
     start, end = period_of(entry)
     description, highlights = text_and_highlights(entry)
-    return filled({}, position=position, company=company, location=location, url=entry.url, startDate=start,
-                  endDate=end, description=description, highlights=highlights)
+    record = filled({}, position=position, company=company, location=location, url=entry.url, startDate=start,
+                    endDate=end, description=description, highlights=highlights)
+    return _unsure(record, position="order" if by_order and position and company else "",
+                   startDate="no_dates" if not start else "")
 
 
 def _place(company: str) -> tuple[str, str]:
@@ -79,6 +111,7 @@ def _education(entry: Entry) -> dict:
         if match and (words.degree_score(match.group("first")) != 0 or words.degree_score(match.group("second")) != 0):
             named = [Part(match.group("first"), named[0].bold), Part(match.group("second"), named[0].bold)]
     parts, rest = named[:2], named[2:]
+    by_order = _guessed(parts, words.degree_score)
     degree = take(parts, words.degree_score) if len(parts) > 1 or (
         parts and words.degree_score(parts[0].text) > 0) else ""
     school = take(parts)
@@ -93,7 +126,9 @@ def _education(entry: Entry) -> dict:
         else:
             _about(record, pieces)
     start, end = period_of(entry)
-    return filled(record, startDate=start, endDate=end, courses=courses + entry.bullets)
+    filled(record, startDate=start, endDate=end, courses=courses + entry.bullets)
+    return _unsure(record, degree="order" if by_order and degree and school else "",
+                   startDate="no_dates" if not start else "")
 
 
 def _about(record: dict, about: list[str]) -> None:

@@ -40,8 +40,9 @@ class Busy(Exception):
     """Every reader stayed busy for ``TIMEOUT_SECONDS``: try again shortly."""
 
 
-def read_content(kind: str, data: bytes) -> dict:
-    """The resume in a PDF (``kind`` "pdf") or DOCX ("docx"), as ``structure.parse`` reads it.
+def read_content(kind: str, data: bytes) -> tuple[dict, list[dict]]:
+    """The resume in a PDF (``kind`` "pdf") or DOCX ("docx"), as ``structure.parse`` reads it, and
+    what the reading was unsure of (its notes).
 
     Raises Unreadable (encrypted, corrupt, too_many_pages, too_long, too_many_lines, too_large,
     no_text, timeout) and Busy when every slot stays busy.
@@ -74,4 +75,4 @@ def read_content(kind: str, data: bytes) -> dict:
             log.warning("import: the %s reader could not read the file: %s", kind,
                         done.stderr[-2000:].decode("utf-8", "replace"))
         raise Unreadable(str(result["error"]))
-    return result["content"]
+    return result["content"], result.get("notes", [])

@@ -59,8 +59,13 @@ class Section:
     blocks: list[Block] = field(default_factory=list)
 
 
-def parse(lines: list[dict]) -> dict:
-    """``contentJson`` (sparse: only what was found) from ``extract``'s lines."""
+def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
+    """``contentJson`` (sparse: only what was found) from ``extract``'s lines. What the reading was
+    unsure of is added to ``notes``, each ``{"path", "reason", "text"}``: "order" (a job title and
+    employer, or degree and school, told apart by their order alone), "no_dates", "custom_section" (a
+    heading no section's words name), "unplaced" (header text that fitted no field; its path is
+    "personalInfo") and "not_found" (no name, or no e-mail address)."""
+    notes = [] if notes is None else notes
     blocks = make_blocks(lines)
     if not blocks:
         return {}
@@ -68,7 +73,10 @@ def parse(lines: list[dict]) -> dict:
     heads = _headings(blocks, body)
     header, sections = _sections(blocks, heads)
     content: dict = {}
-    personal = _personal(header, [s for s in sections if s.key == "contact"])
+    personal = _personal(header, [s for s in sections if s.key == "contact"], notes)
+    for key in ("name", "email"):
+        if not personal.get(key):
+            notes.append({"path": f"personalInfo.{key}", "reason": "not_found", "text": ""})
     summary = [b for s in sections if s.key == "summary" for b in s.blocks]
     if summary:
         personal["summary"] = "\n".join(entries.paragraphs(summary))
@@ -79,7 +87,10 @@ def parse(lines: list[dict]) -> dict:
         if section.key in ("summary", "contact"):
             continue
         key = "customSections" if section.key == "custom" else section.key
-        records.read_section(content, key, section.title, section.blocks, body_look)
+        if key == "customSections":
+            notes.append({"path": f"customSections.{len(content.get(key, []))}", "reason": "custom_section",
+                          "text": section.title})
+        records.read_section(content, key, section.title, section.blocks, body_look, notes)
         if key not in order:
             order.append(key)
     if order and _one_column(sections):
@@ -215,7 +226,7 @@ def _column_of(x0: float, columns: list[float]) -> float:
 
 # --- the header ---------------------------------------------------------------------------------------
 
-def _personal(header: list[Block], contact: list[Section]) -> dict:
+def _personal(header: list[Block], contact: list[Section], notes: list[dict]) -> dict:
     personal: dict = {}
     blocks = list(header)
     name_block = _name_block(blocks)
@@ -261,6 +272,8 @@ def _personal(header: list[Block], contact: list[Section]) -> dict:
             personal["address"] = text
         elif "label" not in personal:
             personal["label"] = text
+        else:
+            notes.append({"path": "personalInfo", "reason": "unplaced", "text": text})
     return personal
 
 

@@ -51,6 +51,7 @@ STRINGS = (
     "Importing…", "“{title}” was imported as a new draft.",
     "Not imported ({n}): these parts of the document had no place in a resume here, or were not valid.",
     "Everything was imported.",
+    "To check ({n}): the editor lists them beside the preview, with any text cut to fit a field.",
     "Your plan allows {limit} resumes, so nothing more can be imported. Delete one, or upgrade for more.",
     # plan usage
     "Free plan", "Premium plan", "Enterprise plan", "{n} of {total}", "{n} (no limit)",

@@ -27,6 +27,17 @@ STRINGS = (
     "Entry moved to position {n}.", "Entry removed.", "Entry added.",
     "Premium", "Not scored yet",
     "Section moved to position {n}.",
+    # editor_import.js: the import's report
+    "Degree and school were told apart by their order alone: check which is which.",
+    "Job title and employer were told apart by their order alone: check which is which.",
+    "No dates were found for this entry.",
+    "“{title}” is not a section we know: it was kept as a section of its own.",
+    "This line of the header fitted no field:", "No email address was found.", "No name was found.",
+    "Copy", "Copied.", "The text is selected: press Ctrl+C (or ⌘C) to copy it.", "Go to the field",
+    "Too long for its field ({field}): it was cut at a sentence. The rest is here:", "The rest of the text",
+    "A line of the header", "Not kept:",
+    "{file} was read into the form. Check these before your first export:",
+    "The document was read into the form. Check these before your first export:",
 )
 
 

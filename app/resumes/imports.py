@@ -4,7 +4,10 @@ Both end in ``app.resumes.service.create_resume``, so an import is a create: the
 limit (429 SUBSCRIPTION_LIMIT_EXCEEDED), the template's tier (400 INVALID_TEMPLATE), the content
 size (413 CONTENT_TOO_LARGE) and the ``resume.created`` event all apply. The answer names what
 was not kept (``dropped``): JSON Resume paths for a document (``jsonresume.to_content``), our
-content paths for a PDF or DOCX (``cleaning.keep_valid``).
+content paths for a PDF or DOCX (``cleaning.keep_valid``). Its ``report`` adds what was cut to fit a
+field (the rest of the text, ``cleaning.cut_to_fit``) and what the reading was unsure of
+(``structure.parse``'s notes); it is kept with the resume (``ResumeImport``) for the editor, which
+shows it until its owner dismisses it (``import_report``, ``dismiss_report``).
 
 A file is known by its bytes, not its name or declared type: ``%PDF-`` within its first KiB is a
 PDF; a ZIP with ``word/document.xml`` a DOCX; UTF-8 text starting with ``{`` JSON. Anything else is
@@ -23,8 +26,9 @@ from app.billing import usage
 from app.errors import ApiError
 from app.importing import reading, sandbox
 from app.resumes import service
-from app.resumes.models import Resume
+from app.resumes.models import Resume, ResumeImport
 from app.users.models import User
+from app.extensions import db
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024      # the whole multipart body (413 past it, before it is read)
 DEFAULT_TITLE = "Imported resume"
@@ -48,7 +52,7 @@ MESSAGES = {
 
 
 def import_document(user: User, document, *, title: str | None = None, template_id: str | None = None,
-                    fallback_title: str = "") -> tuple[Resume, list[str]]:
+                    fallback_title: str = "") -> tuple[Resume, list[str], ResumeImport]:
     """A JSON Resume document as a new resume, titled ``title``, else the document's own title, the
     person's name or ``fallback_title``. Raises VALIDATION_ERROR (``jsonResume``) and as ``create_resume``."""
     usage.check_room_for_a_resume(user)  # before any reading: a refused import costs nothing
@@ -59,20 +63,21 @@ def import_document(user: User, document, *, title: str | None = None, template_
 
 
 def _import_json_resume(user: User, document, title: str | None, template_id: str | None,
-                        fallback_title: str) -> tuple[Resume, list[str]]:
+                        fallback_title: str, file_name: str = "") -> tuple[Resume, list[str], ResumeImport]:
+    cut: list[dict] = []
     try:
-        content, dropped = jsonresume.to_content(document)
+        content, dropped = jsonresume.to_content(document, cut)
     except jsonresume.TooLarge as exc:
         raise ApiError("CONTENT_TOO_LARGE", str(exc), exc.details) from None
     content, refused = cleaning.keep_valid(content)     # to_content keeps only what validates: nothing, so far
-    dropped = dropped + refused
+    found = reading.Reading(content, dropped + refused, cut)
     known = jsonresume.settings(document)
     title = title or known.get("title") or content["personalInfo"]["name"] or fallback_title
-    return _create(user, content, dropped, title, template_id, known.get("sectionsVisibility"))
+    return _create(user, found, "json", file_name, title, template_id, known.get("sectionsVisibility"))
 
 
 def import_file(user: User, filename: str, data: bytes, *, title: str | None = None,
-                template_id: str | None = None) -> tuple[Resume, list[str]]:
+                template_id: str | None = None) -> tuple[Resume, list[str], ResumeImport]:
     """A file as a new resume. Raises VALIDATION_ERROR (an empty file), UNSUPPORTED_MEDIA_TYPE,
     IMPORT_UNREADABLE, SERVICE_UNAVAILABLE (every reader busy) and as ``create_resume``."""
     if not data:
@@ -85,20 +90,24 @@ def import_file(user: User, filename: str, data: bytes, *, title: str | None = N
     stem = PurePath(filename or "").stem.strip()
     if kind == "json":
         try:
-            return _import_json_resume(user, _json_document(data), title, template_id, stem)
+            return _import_json_resume(user, _json_document(data), title, template_id, stem, _file_name(filename))
         except jsonresume.NotJsonResume:
             raise _unreadable("not_json_resume", kind) from None
-    content, dropped = read_document(kind, data)
-    content["language"] = language.guess(content)  # shown in the editor, where the user can change it
-    name = (content.get("personalInfo") or {}).get("name", "")
-    return _create(user, content, dropped, title or name or stem, template_id)
+    found = read_document(kind, data)
+    found.content["language"] = language.guess(found.content)  # shown in the editor, where the user can change it
+    name = (found.content.get("personalInfo") or {}).get("name", "")
+    return _create(user, found, kind, _file_name(filename), title or name or stem, template_id)
 
 
-def read_document(kind: str, data: bytes) -> tuple[dict, list[str]]:
-    """What a PDF (``kind`` "pdf") or DOCX says, as valid ``contentJson``, and the content paths of
-    what was read but not kept. Raises IMPORT_UNREADABLE and SERVICE_UNAVAILABLE."""
+def _file_name(filename: str) -> str:
+    return PurePath((filename or "").replace("\\", "/")).name[:255]
+
+
+def read_document(kind: str, data: bytes) -> reading.Reading:
+    """What a PDF (``kind`` "pdf") or DOCX says, as valid ``contentJson``, with what was read but not
+    kept, cut or guessed. Raises IMPORT_UNREADABLE and SERVICE_UNAVAILABLE."""
     try:
-        return reading.read(kind, data)
+        return reading.read_all(kind, data)
     except reading.Unreadable as exc:
         raise _unreadable(exc.reason, kind, **exc.values) from None
     except sandbox.Busy:
@@ -126,10 +135,34 @@ def default_template_id() -> str:
     raise ApiError("INVALID_TEMPLATE", "No template is available.", {"templateId": None})
 
 
-def _create(user: User, content: dict, dropped: list[str], title: str | None, template_id: str | None,
-            visible: dict | None = None) -> tuple[Resume, list[str]]:
+def _create(user: User, found: reading.Reading, source: str, file_name: str, title: str | None,
+            template_id: str | None, visible: dict | None = None) -> tuple[Resume, list[str], ResumeImport]:
     data = {"title": (title or "").strip()[:200] or DEFAULT_TITLE, "templateId": template_id or default_template_id(),
-            "contentJson": ContentSchema().load(content)}
+            "contentJson": ContentSchema().load(found.content)}
     if visible:
         data["sectionsVisibility"] = visible
-    return service.create_resume(user, data), dropped
+    report = ResumeImport(source=source, file_name=file_name,
+                          report={"dropped": found.dropped, "cut": found.cut, "unsure": found.unsure})
+
+    def keep_report(resume: Resume) -> None:
+        report.resume = resume
+        db.session.add(report)
+
+    return service.create_resume(user, data, also=keep_report), found.dropped, report
+
+
+def import_report(user: User, resume_id: str) -> ResumeImport:
+    """The report of the import that made the resume. Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED and
+    NOT_FOUND (made otherwise, or its report dismissed)."""
+    resume = service.get_owned_resume(user, resume_id)
+    report = db.session.get(ResumeImport, resume.id)
+    if report is None:
+        raise ApiError("NOT_FOUND", "This resume has no import report: it was not imported, or the report was "
+                                    "dismissed.")
+    return report
+
+
+def dismiss_report(user: User, resume_id: str) -> None:
+    """Forget the import's report (the editor stops showing it). Commits. Raises as ``import_report``."""
+    db.session.delete(import_report(user, resume_id))
+    db.session.commit()

@@ -134,3 +134,17 @@ class ResumeVersion(db.Model):
     content_json: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
     sections_visibility: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
     cause: Mapped[str] = mapped_column(String(16), nullable=False)  # versions.CAUSES
+
+
+class ResumeImport(db.Model):
+    """What an import from a file or document could not place for sure: the report the editor shows
+    beside the pages until its owner dismisses it (``app/resumes/imports.py``)."""
+
+    __tablename__ = "resume_imports"
+
+    resume_id: Mapped[str] = mapped_column(ForeignKey("resumes.id", ondelete="CASCADE"), primary_key=True)
+    source: Mapped[str] = mapped_column(String(8), nullable=False)        # pdf, docx, json
+    file_name: Mapped[str] = mapped_column(String(255), nullable=False)   # "" for a pasted document
+    report: Mapped[dict] = mapped_column(JSONDocument, nullable=False)    # {"dropped", "cut", "unsure"}
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    resume: Mapped[Resume] = relationship()  # so the resume is written first

@@ -273,11 +273,44 @@ UPLOAD_BODY = {
 }
 
 
+class CutTextSchema(OutputSchema):
+    path = fields.String(required=True, metadata={
+        "description": "the content path of the field (personalInfo.summary)"})
+    text = fields.String(required=True, metadata={"description": "what did not fit: the text after the cut"})
+
+
+class UnsureSchema(OutputSchema):
+    path = fields.String(required=True, metadata={
+        "description": "the content path it concerns: a field (workExperience.0.position), an entry "
+                       "(customSections.1) or personalInfo"})
+    reason = fields.String(required=True, metadata={
+        "description": "order (told apart from its neighbour by place alone), no_dates, custom_section (a heading "
+                       "no section's words name, kept under its own title), unplaced (header text that fitted no "
+                       "field), not_found (no name, or no e-mail address)"})
+    text = fields.String(required=True, metadata={"description": "the text concerned, \"\" when none"})
+
+
+class ImportReportSchema(OutputSchema):
+    source = fields.String(required=True, metadata={"description": "pdf, docx or json"})
+    fileName = fields.String(required=True, attribute="file_name", metadata={
+        "description": "the file's name; \"\" for a document sent as JSON"})
+    dropped = fields.Function(lambda row: row.report.get("dropped", []), required=True,
+                              metadata={"description": "as the import answered it"})
+    cut = fields.Function(lambda row: row.report.get("cut", []), required=True, metadata={
+        "description": "texts longer than their field, cut at a sentence: [{path, text}] with the rest"})
+    unsure = fields.Function(lambda row: row.report.get("unsure", []), required=True, metadata={
+        "description": "what the reading of a PDF or DOCX guessed: [{path, reason, text}]"})
+    createdAt = Timestamp(required=True, attribute="created_at")
+
+
 class ImportResultSchema(OutputSchema):
     resume = fields.Nested(ResumeDetailSchema, required=True)
     dropped = fields.List(fields.String(), required=True, metadata={
         "description": "Where the values that were not kept came from: JSON Resume paths (work.0.url) for a "
                        "document, content paths (workExperience.2.url) for a PDF or DOCX."})
+    report = fields.Nested(ImportReportSchema, required=True, metadata={
+        "description": "what was cut to fit and what was guessed; kept until dismissed "
+                       "(GET /api/resumes/<id>/import-report)"})
 
 
 # Versions (app.resumes.history) -----------------------------------------------------------------

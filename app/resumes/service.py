@@ -102,8 +102,9 @@ def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tu
     return rows, total
 
 
-def create_resume(user: User, data: dict) -> Resume:
-    """A DRAFT resume. Commits. Raises INVALID_TEMPLATE, CONTENT_TOO_LARGE, SUBSCRIPTION_LIMIT_EXCEEDED."""
+def create_resume(user: User, data: dict, also=None) -> Resume:
+    """A DRAFT resume. Commits; ``also(resume)``, when given, adds its rows in the same transaction.
+    Raises INVALID_TEMPLATE, CONTENT_TOO_LARGE, SUBSCRIPTION_LIMIT_EXCEEDED."""
     template = usable_template(user, data["templateId"])
     usage.count_one_more_resume(user)
     visibility = {section: True for section in SECTIONS} | data.get("sectionsVisibility", {})
@@ -115,6 +116,8 @@ def create_resume(user: User, data: dict) -> Resume:
                     target_job_description=data.get("targetJobDescription"))
     score(resume)
     db.session.add(resume)
+    if also is not None:
+        also(resume)
     record_created(resume)
     db.session.commit()
     return resume

@@ -95,16 +95,35 @@ def import_resume():
         upload = request.files.get("file")
         if upload is None:
             raise InvalidField("file", "Attach the file to import (a PDF, a DOCX or a JSON Resume file).")
-        resume, dropped = imports.import_file(current_user, upload.filename or "", upload.read(),
-                                              title=form.get("title"), template_id=form.get("templateId"))
+        resume, dropped, report = imports.import_file(
+            current_user, upload.filename or "", upload.read(), title=form.get("title"),
+            template_id=form.get("templateId"))
     elif is_form_post():
         raise ApiError("UNSUPPORTED_MEDIA_TYPE", "Send a JSON body, or the file as multipart/form-data.")
     else:
         body = json_body(schemas.ImportBodySchema())
-        resume, dropped = imports.import_document(current_user, body["jsonResume"], title=body.get("title"),
-                                                  template_id=body.get("templateId"))
-    return ok(schemas.ImportResultSchema().dump({"resume": resume, "dropped": dropped}), status=201,
-              message="Resume imported.")
+        resume, dropped, report = imports.import_document(
+            current_user, body["jsonResume"], title=body.get("title"), template_id=body.get("templateId"))
+    return ok(schemas.ImportResultSchema().dump({"resume": resume, "dropped": dropped, "report": report}),
+              status=201, message="Resume imported.")
+
+
+@bp.get("/resumes/<resume_id>/import-report")
+@writes_nothing
+@login_required
+@api_doc("Read what the import that made a resume cut, dropped or guessed", tags=["resumes"], auth=True,
+         responses={200: ("The report", schemas.ImportReportSchema)})
+def get_import_report(resume_id: str):
+    return ok(schemas.ImportReportSchema().dump(imports.import_report(current_user, resume_id)))
+
+
+@bp.delete("/resumes/<resume_id>/import-report")
+@login_required
+@api_doc("Dismiss the import's report (the editor stops showing it)", tags=["resumes"], auth=True,
+         responses={200: ("Dismissed", None)})
+def dismiss_import_report(resume_id: str):
+    imports.dismiss_report(current_user, resume_id)
+    return ok(message="Import report dismissed.")
 
 
 @bp.get("/resumes/<resume:resume_id>")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.content import language, normalise
+from app.content import cleaning, language, normalise
 from app.content.jsonresume.terms import (
     ALIASES, BASICS, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FIELD, FILE_META, LOCATION, MAPS,
     MAX_ITEMS, MAX_VALUES, PRESENT, PROFILE, SECTION_KEYS, TOP_LEVEL, NotJsonResume, TooLarge, empty, fold_location,
@@ -300,10 +300,12 @@ def _read_order(value: Any, reader: _Reader) -> list[str]:
     return order
 
 
-def to_content(document: Any) -> tuple[dict, list[str]]:
+def to_content(document: Any, cut: list[dict] | None = None) -> tuple[dict, list[str]]:
     """A JSON Resume document as our ``contentJson`` (every key and field present, as
     ``normalise.normalise_content`` shapes it, without ids the document does not give), and the
     JSON Resume paths ("work.0.description", "basics.image", "meta.canonical") of what was not kept.
+    Given a ``cut`` list, a text longer than its field allows is cut to fit (``cleaning.cut_to_fit``)
+    rather than dropped, and what was cut off is added to the list (by our content path).
 
     Raises NotJsonResume for a document that is not a JSON object or has none of JSON Resume's keys,
     or whose values could not be made valid.
@@ -327,6 +329,9 @@ def to_content(document: Any) -> tuple[dict, list[str]]:
     if extension.get("languageSet") is False:  # our export of a resume that had none set
         content["language"] = ""
     content["sectionTitles"] = _read_titles(extension.get("sectionTitles"), reader)
+    if cut is not None:
+        content, found = cleaning.cut_to_fit(content)
+        cut.extend(found)
     content = validated(content, reader)
     normalised = normalise.normalise_content(content)
     for entry in [*normalised["projects"], *normalised["customSections"]]:

@@ -1,7 +1,7 @@
 // "Import": a <dialog> that takes a file (.json, .pdf or .docx, dropped on it or chosen) or pasted
 // JSON Resume text, and calls POST /api/resumes/import (multipart with `file`, or
-// {"jsonResume": {...}}). The answer, 201 {resume, dropped}, is shown: a link to the new resume in
-// the editor and what could not be kept (JSON paths). Errors are said in words, in the dialog.
+// {"jsonResume": {...}}). The answer, 201 {resume, dropped, report}, is shown: a link to the new resume
+// in the editor, what could not be kept (JSON paths) and how many things the editor asks to check. Errors are said in words, in the dialog.
 import { request } from "./api.js";
 import { language, t } from "./i18n.js";
 import { editorUrl, say, sayError } from "./dashboard-note.js";
@@ -66,12 +66,19 @@ function reset() {
 }
 
 function showResult(answer) {
-  const { resume, dropped = [] } = answer;
+  const { resume, dropped = [], report = { cut: [], unsure: [] } } = answer;
+  const toCheck = report.cut.length + report.unsure.length;
   $("import-done").textContent = t("“{title}” was imported as a new draft.", { title: resume.title });
-  $("import-dropped-intro").textContent = dropped.length
-    ? t("Not imported ({n}): these parts of the document had no place in a resume here, or were not valid.",
-        { n: dropped.length })
-    : t("Everything was imported.");
+  const said = [];
+  if (dropped.length) {
+    said.push(t("Not imported ({n}): these parts of the document had no place in a resume here, or were not valid.",
+                { n: dropped.length }));
+  }
+  if (toCheck) {
+    said.push(t("To check ({n}): the editor lists them beside the preview, with any text cut to fit a field.",
+                { n: toCheck }));
+  }
+  $("import-dropped-intro").textContent = said.length ? said.join(" ") : t("Everything was imported.");
   $("import-dropped").replaceChildren(...dropped.map((path) => {
     const item = document.createElement("li");
     const code = document.createElement("code");

@@ -9,6 +9,7 @@ import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_en
 import { SectionOrder } from "./editor_order.js";
 import { Saver } from "./editor_save.js";
 import { setUpHistory } from "./history.js";
+import { showImportReport } from "./editor_import.js";
 
 const root = document.getElementById("editor");
 const form = document.getElementById("editor-form");
@@ -79,6 +80,7 @@ async function start() {
   fill(resume);
   showScores(resume);
   form.removeAttribute("aria-busy");
+  showImportReport(id);
 
   const onEdit = (event) => {
     const input = event.target;
