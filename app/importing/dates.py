@@ -2,8 +2,9 @@
 
 Ours print ``templating.period``: "Mar 2021 – Present", "Jun 2021 – Aug 2023", or the end alone when
 there is no start ("Jun 2023"); a template may upper-case them. Others print "03/2021 - 06/2023",
-"2021.03 – 至今", "2021年3月 - 2023年6月", "March 2021 to present". A date without a month ("2019")
-cannot be stored (``YYYY-MM``) and is left out.
+"2021.03 – 至今", "2021年3月 - 2023年6月", "March 2021 to present". A date without a month ("2019") is
+its January, as a JSON Resume import has it (the model stores months), and the period says so
+(``year_only``), so the import can ask the user for the month.
 """
 from __future__ import annotations
 
@@ -38,15 +39,16 @@ MONTH = re.compile(rf"{_BEFORE}{_DATE.format(p='')}{_AFTER}", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Period:
-    start: str          # YYYY-MM or "" (no month: left out)
+    start: str          # YYYY-MM or ""
     end: str            # YYYY-MM, or "" for present
     present: bool       # an explicit "Present"
     span: tuple[int, int]
     single: bool        # one date, no range
+    year_only: bool = False  # a date printed without its month (taken as January)
 
 
 def _month(match, prefix: str) -> str | None:
-    """The ``YYYY-MM`` of a matched date; "" for a year alone; None when nothing matched."""
+    """The ``YYYY-MM`` of a matched date, "YYYY" for a year alone; None when nothing matched."""
     group = match.groupdict()
     name = group.get(f"{prefix}mname")
     if name:
@@ -55,8 +57,12 @@ def _month(match, prefix: str) -> str | None:
         if group.get(f"{prefix}{year}"):
             return f"{int(group[f'{prefix}{year}']):04d}-{int(group[f'{prefix}{month}']):02d}"
     if group.get(f"{prefix}y5"):
-        return ""
+        return group[f"{prefix}y5"]
     return None
+
+
+def _january(date: str) -> str:
+    return f"{date}-01" if len(date) == 4 else date
 
 
 def find_period(text: str) -> Period | None:
@@ -66,16 +72,22 @@ def find_period(text: str) -> Period | None:
         if start is None:
             continue
         if match.group("present"):
-            return Period(start, "", True, match.span(), False)
+            return Period(_january(start), "", True, match.span(), False, len(start) == 4)
         if match.group("end"):
-            end = _month(match, "e_")
-            if start and end and end < start:
+            end = _month(match, "e_") or ""
+            year_only = len(start) == 4 or len(end) == 4
+            if end[:4] < start[:4] or (not year_only and end < start):
                 continue
-            return Period(start, end or "", False, match.span(), False)
-        if start == "" and not re.search(r"(?:since|from|自)\s", match.group(0), re.IGNORECASE):
+            start, end = _january(start), _january(end)
+            return Period(start, max(start, end), False, match.span(), False, year_only)
+        if len(start) == 4 and not re.search(r"(?:since|from|自)\s", match.group(0), re.IGNORECASE):
             continue   # a lone year is more likely a number in the text than a date
-        return Period("", start, False, match.span(), True)
+        return Period("", _january(start), False, match.span(), True, len(start) == 4)
     return None
+
+
+# What may stand beside a date without being text of its own: "2010-2014 (expected)".
+_EXPECTED = re.compile(r"[(（]?\s*(?:expected|anticipated|est\.?|prevista|previsto|预计|预期)\s*[)）]?", re.IGNORECASE)
 
 
 def is_date_text(text: str) -> bool:
@@ -83,13 +95,15 @@ def is_date_text(text: str) -> bool:
     period = find_period(text)
     if period is None:
         return False
-    rest = text[:period.span[0]] + text[period.span[1]:]
+    rest = _EXPECTED.sub("", text[:period.span[0]] + text[period.span[1]:])
     return not re.sub(r"[\s|·•,;:()（）\[\]—–-]", "", rest)
 
 
 def remove(text: str, period: Period) -> str:
     """``text`` without the period and the separators left hanging around it."""
     rest = text[:period.span[0]] + " " + text[period.span[1]:]
+    if not _EXPECTED.sub("", rest).strip(" ()（）"):
+        return ""
     return re.sub(r"^[\s|·•,;:—–-]+|[\s|·•,;:—–(（-]+$", "", rest).strip()
 
 
@@ -112,4 +126,4 @@ def closing(start: str, text: str) -> Period | None:
     found = find_period(text)
     if found is None or not found.single:
         return None
-    return Period(start, found.end, False, found.span, False)
+    return Period(start, found.end, False, found.span, False, found.year_only)

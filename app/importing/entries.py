@@ -96,7 +96,36 @@ def _split(blocks: list[Block]) -> list[list[Block]]:
             groups.append([block])
         else:
             groups[-1].append(block)
-    return groups
+    return _dates_joined(groups)
+
+
+def _only_a_date(group: list[Block]) -> bool:
+    return len(group) == 1 and not group[0].bullet and dates.is_date_text(group[0].text)
+
+
+def _dates_joined(groups: list[list[Block]]) -> list[list[Block]]:
+    """A line that is only a date, in the look of the entries' first lines, belongs to an entry: the
+    next one where the section starts with such a line (dates printed before each entry, as pandoc's
+    definition lists have them), else the one before (dates printed under it)."""
+    if not any(_only_a_date(group) for group in groups):
+        return groups
+    forward = _only_a_date(groups[0])
+    joined: list[list[Block]] = []
+    carried: list[Block] = []
+    for group in groups:
+        if _only_a_date(group):
+            if forward:
+                carried += group
+            elif joined:
+                joined[-1] += group
+            else:
+                joined.append(group)
+            continue
+        joined.append(carried + group)
+        carried = []
+    if carried:
+        joined.append(carried)
+    return joined
 
 
 def body_look(blocks: list[Block], fallback: tuple | None = None) -> tuple | None:
@@ -149,7 +178,7 @@ def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) ->
 
 def _set_period(entry: Entry, period: dates.Period, text: str) -> None:
     if dates.opens_range(text, period):
-        entry.period = dates.Period(period.end, "", False, period.span, False)
+        entry.period = dates.Period(period.end, "", False, period.span, False, period.year_only)
         entry.open = True
     else:
         entry.period = period
@@ -237,6 +266,11 @@ def _read_body(entry: Entry, block: Block) -> None:
         entry.gaps.append(block.extra.get("gap"))
     else:
         entry.lines.append(text)
+
+
+def year_only(entry: Entry) -> bool:
+    """Whether the entry's dates were printed without their months (read as January)."""
+    return entry.period is not None and entry.period.year_only
 
 
 def period_of(entry: Entry) -> tuple[str, str]:

@@ -6,7 +6,7 @@ import re
 
 from app.importing import lists, words
 from app.importing.entries import (
-    Entry, Part, entries_of, filled, month_of, one_part, period_of, take, text_and_highlights,
+    Entry, Part, entries_of, filled, month_of, one_part, period_of, take, text_and_highlights, year_only,
 )
 from app.importing.layout import Block
 
@@ -58,6 +58,11 @@ def _guessed(parts: list, score) -> bool:
     return len(scores) > 1 and scores[0] == scores[1]
 
 
+def _date_note(entry: Entry, start: str) -> str:
+    """What to ask about an entry's dates: none found, or printed without months."""
+    return "no_dates" if not start else "year_only" if year_only(entry) else ""
+
+
 def _unsure(record: dict, **reasons) -> dict:
     """``record`` with the fields it holds that were guessed (a reason each) marked for the notes."""
     marked = {name: reason for name, reason in reasons.items() if reason}
@@ -80,7 +85,7 @@ def _work(entry: Entry) -> dict:
     record = filled({}, position=position, company=company, location=location, url=entry.url, startDate=start,
                     endDate=end, description=description, highlights=highlights)
     return _unsure(record, position="order" if by_order and position and company else "",
-                   startDate="no_dates" if not start else "")
+                   startDate=_date_note(entry, start))
 
 
 def _place(company: str) -> tuple[str, str]:
@@ -128,7 +133,7 @@ def _education(entry: Entry) -> dict:
     start, end = period_of(entry)
     filled(record, startDate=start, endDate=end, courses=courses + entry.bullets)
     return _unsure(record, degree="order" if by_order and degree and school else "",
-                   startDate="no_dates" if not start else "")
+                   startDate=_date_note(entry, start))
 
 
 def _about(record: dict, about: list[str]) -> None:

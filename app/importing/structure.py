@@ -62,7 +62,8 @@ class Section:
 def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     """``contentJson`` (sparse: only what was found) from ``extract``'s lines. What the reading was
     unsure of is added to ``notes``, each ``{"path", "reason", "text"}``: "order" (a job title and
-    employer, or degree and school, told apart by their order alone), "no_dates", "custom_section" (a
+    employer, or degree and school, told apart by their order alone), "no_dates", "year_only" (dates
+    printed without months, read as January), "custom_section" (a
     heading no section's words name), "unplaced" (header text that fitted no field; its path is
     "personalInfo") and "not_found" (no name, or no e-mail address)."""
     notes = [] if notes is None else notes
@@ -74,6 +75,8 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     header, sections = _sections(blocks, heads)
     content: dict = {}
     personal = _personal(header, [s for s in sections if s.key == "contact"], notes)
+    if not (personal.get("email") and personal.get("phone")):
+        _contact_elsewhere(personal, sections)
     for key in ("name", "email"):
         if not personal.get(key):
             notes.append({"path": f"personalInfo.{key}", "reason": "not_found", "text": ""})
@@ -189,9 +192,16 @@ def _sections(blocks: list[Block], heads: dict[int, str]) -> tuple[list[Block], 
     header: list[Block] = []
     sections: list[Section] = []
     columns = _columns([blocks[index] for index in heads])
+    # On a PDF's first page, what stands above every heading is the header, in whatever order it was
+    # drawn (LibreOffice draws a frame holding the name and contact details after the body).
+    tops = [blocks[index].top for index in heads if blocks[index].page == 1]
+    ceiling = min(tops) if tops else 0.0
     for block in blocks:
         if block.index in heads:
             sections.append(Section(heads[block.index], block.text.rstrip(":：").strip(), block))
+            continue
+        if ceiling > 0 and block.page == 1 and block.bottom <= ceiling:
+            header.append(block)
             continue
         section = _column_section(block, sections, columns)
         (section.blocks if section is not None else header).append(block)
@@ -237,6 +247,7 @@ def _personal(header: list[Block], contact: list[Section], notes: list[dict]) ->
     summary: list[str] = []
     loose: list[tuple[Block, str, bool]] = []   # (block, text, shares its block with contact details)
     network = None          # a network's name alone on a line ("GitHub"): the account follows
+    code = ""               # a country calling code alone: the phone number follows
     for block in details:
         title = words.headline(block.text)
         if title is not None:
@@ -250,11 +261,16 @@ def _personal(header: list[Block], contact: list[Section], notes: list[dict]) ->
         if network is not None:
             continue
         items = _items(block)
-        known = [item for item in items if _kind(item)]
+        known = [item for item in items if _kind(item) or _COUNTRY_CODE.match(item)]
         if not known and not _is_summary(block.text):
             items = [words.strip_label(block.text) or block.text]   # one detail: "/" and "·" are its own
         for item in items:
+            if _COUNTRY_CODE.match(item):
+                code = item         # "(+86)" at a line's end, its number wrapped onto the next
+                continue
             kind = _kind(item)
+            if kind == "phone" and code:
+                item, code = f"{code} {item}", ""
             if kind:
                 _put(personal, kind, item)
             elif _is_summary(item):
@@ -277,6 +293,43 @@ def _personal(header: list[Block], contact: list[Section], notes: list[dict]) ->
     return personal
 
 
+def _contact_elsewhere(personal: dict, sections: list[Section]) -> None:
+    """An e-mail address or phone the header lacks, from a line of contact details printed below it
+    (a footer: moderncv's casual style, pandoc's templates), taken out of the section it fell in. A
+    referee's details stay with the referee."""
+    for section in sections:
+        if section.key in ("references", "contact"):
+            continue
+        for block in list(section.blocks):
+            items = _items(block)
+            kinds = [_kind(item) for item in items]
+            if block.bullet or not {"email", "phone"} & set(kinds) or any(len(item) > 50 for item in items):
+                continue
+            wanted = [(kind, item) for kind, item in zip(kinds, items)
+                      if kind in ("email", "phone") and not personal.get(kind)]
+            if not wanted:
+                continue
+            for kind, item in zip(kinds, items):
+                if kind:
+                    _put(personal, kind, item)
+            at = section.blocks.index(block)
+            before = section.blocks[:at]
+            if not personal.get("name") and 1 <= len(before) <= 2 and all(_header_like(b) for b in before):
+                # The header itself landed in a section (Word text boxes come in the order they were
+                # anchored, not where they stand): the name and the headline before the details.
+                personal["name"] = before[0].text
+                if len(before) == 2:
+                    personal.setdefault("label", before[1].text)
+                del section.blocks[:at]
+            section.blocks.remove(block)
+
+
+def _header_like(block: Block) -> bool:
+    text = block.text
+    return not block.bullet and 2 <= len(text) <= 60 and not _kind(text) and not dates.find_period(text) \
+        and not text.endswith(SENTENCE_END)
+
+
 def _name_block(blocks: list[Block]) -> Block | None:
     titled = [b for b in blocks if b.level == 0]
     if titled:
@@ -287,7 +340,11 @@ def _name_block(blocks: list[Block]) -> Block | None:
     return max(candidates, key=lambda b: (b.size, -b.index))
 
 
-_ICON = re.compile(r"^\S{1,2}\s+(\S.*)$")
+# An icon before a detail: a glyph read as a letter or two ("ć john@x.com"), or the icon's name when a
+# LaTeX icon font puts it in the text ("Envelope jake@su.edu", "MOBILE-ALT 123-456-7890").
+_ICON = re.compile(r"^(?:\S{1,2}|[A-Za-z][A-Za-z-]{2,19})\s+(\S.*)$")
+_COUNTRY_CODE = re.compile(r"^[(（]?\+\d{1,3}[)）]?$")
+_LINK_SCHEME = re.compile(r"^(?:mailto|tel|callto):\s*", re.IGNORECASE)
 
 
 def _items(block: Block) -> list[str]:
@@ -297,13 +354,15 @@ def _items(block: Block) -> list[str]:
     for cell in block.cells:
         text = " ".join(f.text.strip() for f in cell if f.text.strip())
         for part in _SEPARATORS.split(text):
-            part = part.strip(" |·•/")
+            part = _LINK_SCHEME.sub("", part.strip(" |·•/"))
             if not part:
                 continue
-            stripped = words.strip_label(part) or part
+            stripped = _LINK_SCHEME.sub("", words.strip_label(part) or part)
             icon = _ICON.match(stripped)
-            if icon and not _kind(stripped) and _kind(icon.group(1)):
-                stripped = icon.group(1)  # an icon font's glyph before it, read as a letter: "ć john@x.com"
+            if icon and not _kind(stripped):
+                icon_text = _LINK_SCHEME.sub("", icon.group(1))
+                if _kind(icon_text) or _COUNTRY_CODE.match(icon_text):
+                    stripped = icon_text  # an icon font's glyph before it, read as a letter: "ć john@x.com"
             items.append(stripped)
     return items
 
@@ -312,7 +371,7 @@ def _kind(text: str) -> str | None:
     text = text.strip()
     if _EMAIL.fullmatch(text):
         return "email"
-    if _PHONE.match(text) and sum(c.isdigit() for c in text) >= 7:
+    if _PHONE.match(text) and sum(c.isdigit() for c in text) >= 7 and not dates.find_period(text):
         return "phone"
     profile = _PROFILE.match(text)
     if profile and (profile.group("url") or _URL.fullmatch(profile.group("value") or "")

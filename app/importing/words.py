@@ -74,7 +74,8 @@ CONTACT_LABELS = ("e-mail", "email", "mail", "phone", "telephone", "tel", "mobil
                   "电子邮件",
                   "电子邮箱", "地址", "住址", "网站", "主页", "个人主页", "所在地", "现居", "现居地", "城市")
 _LABEL = re.compile(r"^(?:(?:" + "|".join(re.escape(label) for label in sorted(CONTACT_LABELS, key=len, reverse=True))
-                    + r")\s*[:：]?\s*)+", re.IGNORECASE)
+                    # a Latin label is a word of its own: not "email" of "email@example.com", "MOBILE" of "MOBILE-ALT"
+                    + r")(?:(?<![A-Za-z])|(?![A-Za-z0-9@_\-]|\.\w))\.?\s*[:：]?\s*)+", re.IGNORECASE)
 
 POSITION_WORDS = (
     "engineer", "engineering", "developer", "programmer", "manager", "lead", "leader", "head", "director", "chief",

@@ -31,6 +31,7 @@ STRINGS = (
     "Degree and school were told apart by their order alone: check which is which.",
     "Job title and employer were told apart by their order alone: check which is which.",
     "No dates were found for this entry.",
+    "Only years were printed: each month was set to January. Set the real ones.",
     "“{title}” is not a section we know: it was kept as a section of its own.",
     "This line of the header fitted no field:", "No email address was found.", "No name was found.",
     "Copy", "Copied.", "The text is selected: press Ctrl+C (or ⌘C) to copy it.", "Go to the field",

@@ -284,7 +284,8 @@ class UnsureSchema(OutputSchema):
         "description": "the content path it concerns: a field (workExperience.0.position), an entry "
                        "(customSections.1) or personalInfo"})
     reason = fields.String(required=True, metadata={
-        "description": "order (told apart from its neighbour by place alone), no_dates, custom_section (a heading "
+        "description": "order (told apart from its neighbour by place alone), no_dates, year_only (months "
+                       "taken as January), custom_section (a heading "
                        "no section's words name, kept under its own title), unplaced (header text that fitted no "
                        "field), not_found (no name, or no e-mail address)"})
     text = fields.String(required=True, metadata={"description": "the text concerned, \"\" when none"})

@@ -16,6 +16,7 @@ function reasonText(item) {
         ? t("Degree and school were told apart by their order alone: check which is which.")
         : t("Job title and employer were told apart by their order alone: check which is which.");
     case "no_dates": return t("No dates were found for this entry.");
+    case "year_only": return t("Only years were printed: each month was set to January. Set the real ones.");
     case "custom_section":
       return t("“{title}” is not a section we know: it was kept as a section of its own.", { title: item.text });
     case "unplaced": return t("This line of the header fitted no field:");
