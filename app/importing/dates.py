@@ -20,7 +20,7 @@ MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, 
           "diciembre": 12}
 PRESENT = r"present|current|now|today|ongoing|actualidad|actual|presente|hoy|至今|现在|目前|今"
 _MONTH_NAME = "|".join(sorted(MONTHS, key=len, reverse=True))
-_DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
+_DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
          rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
          rf"|(?P<{{p}}m3>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}y3>\d{{{{4}}}})"
          rf"|(?P<{{p}}y4>\d{{{{4}}}})\s*年\s*(?P<{{p}}m4>0?[1-9]|1[0-2])\s*月?"

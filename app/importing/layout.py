@@ -244,16 +244,23 @@ def blocks(lines: list[dict]) -> list[Block]:
 def _markerless_bullets(made: list[Block]) -> None:
     """List items whose marker is drawn rather than written (Chromium prints a bullet as a shape): a
     PDF line indented by a list's indent (``LIST_INDENT``) from the line above, in the same look
-    as it, not bold."""
+    as it, not bold, and no larger than the body text (a theme's headings may be indented under a
+    larger one, "ABOUT" under "BACKGROUND")."""
+    sizes: dict[float, int] = {}
+    for block in made:
+        sizes[block.size] = sizes.get(block.size, 0) + len(block.text)
+    body = max(sizes, key=sizes.get) if sizes else 0.0
     for above, block in zip(made, made[1:]):
-        if block.bullet or block.extra["para"] or block.page != above.page or len(block.cells) > 1 or block.bold:
+        if block.bullet or block.extra["para"] or block.page != above.page or len(block.cells) > 1 or block.bold \
+                or block.size > body + 1.0:
             continue
         base = above.extra.get("list_x0", above.x0)
         indent = block.x0 - base
         if LIST_INDENT[0] <= indent <= LIST_INDENT[1] and abs(block.size - above.size) <= 0.5 and not above.bold:
             block.bullet = True
             block.extra["list_x0"] = base
-        elif above.extra.get("list_x0") is not None and abs(block.x0 - above.x0) <= ALIGN:
+        elif above.extra.get("list_x0") is not None and abs(block.x0 - above.x0) <= ALIGN \
+                and abs(block.size - above.size) <= 0.5:
             block.bullet = True
             block.extra["list_x0"] = base
 

@@ -7,7 +7,7 @@ import re
 
 from app.importing import Unreadable
 
-CELL_GAP = 1.5        # ems of empty space that end a cell (a right-aligned date, a table cell, a chip)
+CELL_GAP = 1.25       # ems of empty space that end a cell (a right-aligned date, a table cell, a chip)
 BOLD_WEIGHT = 600
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique", re.IGNORECASE)

@@ -176,14 +176,30 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
     for index in found:
         cases.setdefault(blocks[index].signature, set()).add(_case(blocks[index].text))
     first = min(found, default=len(blocks))
+    named = dict(found)    # the headings named by their words
     for block in blocks:
         if block.index in found or block.index == 0 or not _heading_shape(block) or block.level == 0:
             continue
         seen = cases.get(block.signature, set())
         case = _case(block.text)
         if (seen and (case == "none" or "none" in seen or case in seen)) or (block.level == 1 and block.index > first):
+            if block.level is None and _entry_title(blocks, block, named):
+                continue
             found[block.index] = words.section_of(block.text) or "custom"
     return found
+
+
+ENTRY_SECTIONS = ("workExperience", "education", "projects", "volunteer", "awards", "certificates", "publications")
+
+
+def _entry_title(blocks: list[Block], block: Block, named: dict[int, str]) -> bool:
+    """Whether a line in the look of the headings is an entry's title rather than a section's: it stands
+    in a section of entries, under a heading named by its words, and a date follows within two lines
+    ("科罗拉多大学博尔德分校" / "2006.08 – 2010.05", bold like the sidebar's headings)."""
+    above = [index for index in named if index < block.index]
+    if not above or words.section_of(block.text) or named[max(above)] not in ENTRY_SECTIONS:
+        return False
+    return any(dates.find_period(b.text) for b in blocks[block.index + 1:block.index + 3])
 
 
 # --- sections -----------------------------------------------------------------------------------------

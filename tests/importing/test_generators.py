@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from docx import Document
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
@@ -152,3 +153,57 @@ def test_a_job_sites_docx_with_plain_bold_headings_in_capitals_and_bold_job_titl
     assert jobs == [("Senior Developer", "2019-01"), ("Software Engineer", "2016-06")]
     assert content["education"][0]["school"] == "Stanford University"
     assert content["skills"] == ["Python", "Go", "Kubernetes"] and not content.get("customSections")
+
+
+def test_indented_headings_chips_and_a_comma_after_the_month():
+    """jsonresume-theme-elegant: "ABOUT" and "WORK EXPERIENCE" indented under "BACKGROUND" in its size
+    (once read as list items), skills as chips a little more than an em apart, dates as "Mar, 2013"."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont("Helvetica", 20)
+    page.drawString(72, 790, "Clarence Taylor")
+    page.setFont("Times-Roman", 13.5)
+    page.drawString(51, 740, "BACKGROUND")
+    page.drawString(92, 715, "ABOUT")
+    page.setFont("Helvetica", 10)
+    page.drawString(93, 698, "I am experienced in leveraging agile frameworks to provide a robust synopsis.")
+    page.setFont("Times-Roman", 13.5)
+    page.drawString(92, 670, "WORK EXPERIENCE")
+    page.setFont("Helvetica-Bold", 10.5)
+    page.drawString(93, 650, "Senior Web Developer, Intelitec Solutions")
+    page.setFont("Helvetica", 10)
+    page.drawString(92, 636, "Mar, 2013 - Present")
+    page.drawString(93, 620, "Bring to the table win-win survival strategies to ensure proactive domination.")
+    page.setFont("Times-Roman", 13.5)
+    page.drawString(93, 590, "SKILLS")
+    page.setFont("Helvetica-Bold", 9.5)
+    x = 108
+    for chip in ("HTML5", "CSS3", "JavaScript", "Node.js"):
+        page.drawString(x, 570, chip)
+        x += page.stringWidth(chip, "Helvetica-Bold", 9.5) + 13  # 1.4 em between chips
+    page.showPage()
+    page.save()
+
+    content, _dropped = reading.read("pdf", out.getvalue())
+    assert content["personalInfo"]["summary"].startswith("I am experienced")
+    job = content["workExperience"][0]
+    assert (job["position"], job["company"], job["startDate"], job.get("endDate", "")) == \
+        ("Senior Web Developer", "Intelitec Solutions", "2013-03", "")
+    assert content["skills"] == ["HTML5", "CSS3", "JavaScript", "Node.js"]
+
+
+def test_entry_titles_in_the_look_of_a_sidebars_headings():
+    """A Chinese DOCX whose sidebar headings are bold body text, like every school's and job's title:
+    each title followed by its dates is an entry, not a section of its own."""
+    document = Document()
+    for text, bold in (("克拉伦斯·泰勒", True), ("name@email.com", False), ("专业技能", True), ("HTML5", False),
+                       ("CSS3", False), ("教育背景", True), ("科罗拉多大学博尔德分校", True), ("计算机科学理学学士", False),
+                       ("2006.08 – 2010.05", False), ("工作经历", True), ("高级 Web 开发工程师", True),
+                       ("Intelitec Solutions 公司  |  2013.03 – 至今", False)):
+        document.add_paragraph().add_run(text).bold = bold
+    out = io.BytesIO()
+    document.save(out)
+    content, _dropped = reading.read("docx", out.getvalue())
+    assert [s["school"] for s in content["education"]] == ["科罗拉多大学博尔德分校"]
+    assert content["workExperience"][0]["startDate"] == "2013-03"
+    assert "customSections" not in content
