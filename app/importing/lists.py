@@ -32,13 +32,36 @@ def _inline_group(block: Block) -> dict | None:
     return filled({}, name=name, level=level, keywords=split_list(match.group("rest")))
 
 
+# "Basic knowledge of C, x86 assembly": the list after the words.
+KNOWLEDGE = re.compile(r"^(?:basic |good |working |some |strong )?(?:knowledge of|familiar(?:ity)? with|experience "
+                       r"(?:with|in)|proficient (?:in|with))\s+", re.IGNORECASE)
+# "Go: five years of services in production." A skill named, then described in a sentence.
+DEFINED = re.compile(r"^(?P<name>[^:：]{1,40})[:：]\s+(?P<about>\S.*)$")
+
+
+def defined_skill(text: str) -> str | None:
+    """The skill a line names before describing it in a sentence ("first-lang: Here, we have ..."), or None
+    (a group's keywords, "Languages: Python, Go", are no sentence)."""
+    match = DEFINED.match(text)
+    if match is None:
+        return None
+    about = match.group("about").strip()
+    return match.group("name").strip() if about.endswith((".", "。", "!", "…")) and len(about.split()) >= 4 else None
+
+
 def skills(content: dict, blocks: list[Block]) -> None:
     """Groups ("Name (Level): a, b", or the name in bold with its keywords and level on the lines
-    below it) and the plain list (chips, bullets, or items between commas)."""
+    below it) and the plain list (chips, bullets, or items between commas; a skill described in a
+    sentence after its name)."""
     group: dict | None = None       # the group whose keywords or level may follow
     for block in blocks:
         labels = chips(block) if not block.bullet else None
-        text = block.text
+        text = KNOWLEDGE.sub("", block.text)
+        defined = defined_skill(text) if labels is None else None
+        if defined:
+            content.setdefault("skills", []).append(defined)
+            group = None
+            continue
         inline = _inline_group(block) if labels is None else None
         if inline:
             group = inline

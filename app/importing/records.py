@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from app.importing import lists, words
+from app.importing import dates, lists, words
 from app.importing.entries import (
-    Entry, Part, entries_of, filled, month_of, one_part, period_of, take, text_and_highlights, year_only,
+    Entry, Part, entries_of, filled, month_of, one_part, period_of, split_list, take, text_and_highlights, year_only,
 )
 from app.importing.layout import Block
 
@@ -35,7 +35,20 @@ def read_section(content: dict, key: str, title: str, blocks: list[Block], body:
     elif key == "interests":
         content.setdefault("interests", []).extend(lists.interests(blocks))
     elif key == "customSections":
-        items = [_custom_item(e) for e in entries_of(blocks, body)]
+        items = []
+        group: dict | None = None   # a skill group whose skills may follow as entries of their own
+        for entry in entries_of(blocks, body):
+            first = entry.blocks[0].text
+            if group is not None and (lists.defined_skill(first) or lists.KNOWLEDGE.match(first)):
+                # "first-lang: Here, we have ...", "Basic knowledge of C, forth" under "Programming Languages"
+                group.setdefault("keywords", []).extend(
+                    _skill_names([block.text for block in entry.blocks], listed_only=True))
+                continue
+            group = _skill_group(entry)
+            if group:      # "Programming Languages" under "Technical Experience": a group of skills
+                content.setdefault("skillGroups", []).append(group)
+            else:
+                items.append(_custom_item(entry))
         content.setdefault("customSections", []).append(filled({"title": title}, items=[i for i in items if i]))
     elif reader is not None:
         records = content.setdefault(key, [])
@@ -112,7 +125,7 @@ def _education(entry: Entry) -> dict:
     (study type, area, score) and, once those are known, the courses."""
     named = list(entry.parts)
     if len(named) == 1:
-        match = re.match(r"^(?P<first>.+?)\s*[,，]\s*(?P<second>[^,，]+)$", named[0].text)
+        match = re.match(r"^(?P<first>.+?)\s*[,，—]\s*(?P<second>[^,，—]+)$", named[0].text)
         if match and (words.degree_score(match.group("first")) != 0 or words.degree_score(match.group("second")) != 0):
             named = [Part(match.group("first"), named[0].bold), Part(match.group("second"), named[0].bold)]
     parts, rest = named[:2], named[2:]
@@ -123,6 +136,10 @@ def _education(entry: Entry) -> dict:
     record = filled({}, school=school, degree=degree)
     courses = list(entry.lists.get("courses", []))
     for line in [p.text for p in rest] + entry.lines:
+        period = dates.find_period(line) if entry.period is None else None
+        if period is not None:      # "Bachelor of Science, Computer Science, Aug 2006 – May 2010"
+            entry.period = period
+            line = dates.remove(line, period)
         pieces = [_FACT_LABEL.sub("", piece).strip() for piece in _FACTS.split(line) if piece.strip()]
         pieces = [piece for piece in pieces if piece]
         known = {"studyType", "area", "score"} & record.keys()
@@ -181,6 +198,28 @@ def _reference(entry: Entry) -> dict:
     name = entry.blocks[0].text if entry.parts else ""
     lines = [line.strip("“”\"'") for line in entry.lines + entry.bullets]
     return filled({}, name=name, reference="\n".join(line for line in lines if line))
+
+
+def _skill_group(entry: Entry) -> dict | None:
+    """A custom section's entry titled as skills are ("Programming Languages", "Tools") as a skill group:
+    its keywords are the names its lines define ("Go: five years of services") or list."""
+    parts = list(entry.parts)
+    if len(parts) != 1 or not words.skill_group_name(parts[0].text) or entry.period is not None:
+        return None
+    return filled({"name": parts[0].text}, keywords=_skill_names(entry.lines + entry.bullets))
+
+
+def _skill_names(lines: list[str], listed_only: bool = False) -> list[str]:
+    """The skills lines name: before a colon and a sentence, or listed (with ``listed_only``, only after
+    words such as "Basic knowledge of": "Basic knowledge of C, forth")."""
+    names: list[str] = []
+    for line in lines:
+        defined = lists.defined_skill(line)
+        if defined:
+            names.append(defined)
+        elif not listed_only or lists.KNOWLEDGE.match(line):
+            names += [item for item in split_list(lists.KNOWLEDGE.sub("", line)) if len(item) <= 40]
+    return names[:50]
 
 
 def _custom_item(entry: Entry) -> dict:

@@ -37,7 +37,7 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s|,;，；]+|(?<![@\w.])(?:[a-z0-9-]+\
 # "GitHub: ewhitfield", "GitHub: https://github.com/ewhitfield", "GitHub: ewhitfield (https://github.com/ewhitfield)"
 _PROFILE = re.compile(r"^(?P<network>[^:：()（）]{2,30}?)(?:[:：]\s*|\s+(?=https?://))(?P<value>[^()（）]+?)?\s*"
                       r"(?:[(（]\s*(?P<url>[^()（）\s]+)\s*[)）])?$")
-_PHONE = re.compile(r"^\+?[\d\s().\-/]{7,}$")
+_PHONE = re.compile(r"^\+?[\d\s().\-/]{7,}$|^[(（]\+\d{1,3}[)）][\d\s().\-/]{6,}$")
 _SEPARATORS = re.compile(r"\s+[|•·●◦/｜]\s+|\s*[|｜•●◦]\s*|\s{3,}|\s+[–—-]\s+(?=\S*[@\d+])")
 _ADDRESS_HINTS = re.compile(r"\d|,|，|路|街|号|区|市|省|县|镇|村|道|巷|弄|大厦|园区|road|street|\bst\b|avenue|\bave\b|lane|"
                             r"boulevard|drive|square|city|\bcounty\b|remote", re.IGNORECASE)
@@ -77,6 +77,7 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     personal = _personal(header, [s for s in sections if s.key == "contact"], notes)
     if not (personal.get("email") and personal.get("phone")):
         _contact_elsewhere(personal, sections)
+    _entries_home(sections)
     for key in ("name", "email"):
         if not personal.get(key):
             notes.append({"path": f"personalInfo.{key}", "reason": "not_found", "text": ""})
@@ -224,6 +225,24 @@ def _sections(blocks: list[Block], heads: dict[int, str]) -> tuple[list[Block], 
     return header, sections
 
 
+LIST_SECTIONS = ("skills", "languages", "interests")
+
+
+def _entries_home(sections: list[Section]) -> None:
+    """Entries under a section of short items, while the section of entries above it is empty, belong to
+    that one: a DOCX whose sidebar (a text box) is anchored between the "Experience" heading and the
+    jobs reads "Experience", the sidebar's "Skills" and its items, then the jobs. The entries start at
+    the first line followed by a date."""
+    for empty, after in zip(sections, sections[1:]):
+        if empty.key not in ENTRY_SECTIONS or empty.blocks or after.key not in LIST_SECTIONS:
+            continue
+        for index, block in enumerate(after.blocks[:-1]):
+            if not block.bullet and dates.is_date_text(after.blocks[index + 1].text) \
+                    and not dates.find_period(block.text):
+                empty.blocks, after.blocks = after.blocks[index:], after.blocks[:index]
+                break
+
+
 def _columns(headings: list[Block]) -> list[float]:
     """Where the columns of headings start: their left edges, grouped when less than
     ``COLUMN_GAP`` apart (one value for a single-column resume)."""
@@ -369,7 +388,10 @@ def _items(block: Block) -> list[str]:
     items = []
     for cell in block.cells:
         text = " ".join(f.text.strip() for f in cell if f.text.strip())
-        for part in _SEPARATORS.split(text):
+        parts = _SEPARATORS.split(text)
+        if _EMAIL.search(text):     # "上海·(+86) 138-0013-8000·zhang.wei@email.com": a middle dot, unspaced
+            parts = [piece for part in parts for piece in part.split("·")]
+        for part in parts:
             part = _LINK_SCHEME.sub("", part.strip(" |·•/"))
             if not part:
                 continue

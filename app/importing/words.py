@@ -179,6 +179,18 @@ def headline(text: str) -> str | None:
     return rest or None
 
 
+# Names of a group of skills, which as a heading would name the skills section too but are more often a
+# group's name inside it: an entry of another section so titled is a skill group (records._skill_group).
+SKILL_GROUP_NAMES = ("programming languages", "languages and tools", "languages & tools", "frameworks",
+                     "frameworks and libraries", "libraries", "databases", "编程语言", "开发工具", "lenguajes de programación")
+
+
+def skill_group_name(text: str) -> bool:
+    """Whether ``text`` names a group of skills ("Programming Languages", "Tools", "技术栈")."""
+    key = text.strip().rstrip(":：").strip().casefold()
+    return key in SKILL_GROUP_NAMES or section_of(text) == "skills"
+
+
 def strip_label(text: str) -> str:
     """A contact item without its label: "Email: ada@example.com", "电话 Phone 138 0013 8000"."""
     return _LABEL.sub("", text.strip()).strip()

@@ -207,3 +207,65 @@ def test_entry_titles_in_the_look_of_a_sidebars_headings():
     assert [s["school"] for s in content["education"]] == ["科罗拉多大学博尔德分校"]
     assert content["workExperience"][0]["startDate"] == "2013-03"
     assert "customSections" not in content
+
+
+def test_a_date_a_narrow_margin_wrapped_over_three_lines():
+    """moderncv's classic and casual styles set "Sept 2018–May 2023" right-aligned in a margin too narrow
+    for it: "Sept" / "2018–May" / "2023", drawn before the entry beside them."""
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont("Helvetica", 24)
+    page.drawString(60, 780, "John Doe")
+    for heading, top, pieces, head in (
+            ("Education", 680, ("Sept", "2018–May", "2023"), "PhD in Computer Science, Princeton University"),
+            ("Experience", 580, ("June", "2023–present", ""), "Co-Founder & CTO, Nexus AI")):
+        page.setFont("Helvetica", 14)
+        page.drawString(132, top + 20, heading)
+        page.setFont("Helvetica", 11)
+        for offset, piece in enumerate(pieces):
+            if piece:
+                page.drawRightString(125, top - 13.5 * offset, piece)
+        page.setFont("Helvetica-Bold", 11)
+        page.drawString(132, top, head)
+    page.showPage()
+    page.save()
+
+    content, _dropped = reading.read("pdf", out.getvalue())
+    [school] = content["education"]
+    assert (school["school"], school["degree"], school["startDate"], school["endDate"]) == \
+        ("Princeton University", "PhD in Computer Science", "2018-09", "2023-05")
+    [job] = content["workExperience"]
+    assert (job["position"], job["company"], job["startDate"], job.get("endDate", "")) == \
+        ("Co-Founder & CTO", "Nexus AI", "2023-06", "")
+
+
+def test_chinese_titles_with_and_without_a_latin_name_start_one_entry_each():
+    """XeLaTeX sets the Chinese font a little smaller than the Latin one (8.5 and 10 pt): a title with a
+    Latin name in it measured larger, and the next job ran into the one above."""
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont("STSong-Light", 12)
+    page.drawString(57, 790, "张伟")
+    page.setFont("STSong-Light", 10)
+    page.drawString(57, 760, "工作经历")
+    y = 740
+    for title, latin, when in (("联合创始人—", "Nexus AI", "2023.06 – 2024.01"), ("研究实习生—英伟达研究院", "", "2022.05 – 2022.08"),
+                               ("研究实习生—谷歌 ", "DeepMind", "2021.05 – 2021.08")):
+        page.setFont("STSong-Light", 8.5)
+        page.drawString(57, y, title)
+        if latin:
+            page.setFont("Helvetica", 10)
+            page.drawString(57 + page.stringWidth(title, "STSong-Light", 8.5), y, latin)
+        page.setFont("Helvetica-Oblique", 10)
+        page.drawString(57, y - 16, when)
+        page.setFont("STSong-Light", 8.5)
+        page.drawString(71, y - 32, "• 搭建基础模型推理平台")
+        y -= 60
+    page.showPage()
+    page.save()
+
+    content, _dropped = reading.read("pdf", out.getvalue())
+    jobs = content["workExperience"]
+    assert [(j["position"], j["company"], j["startDate"]) for j in jobs] == [
+        ("联合创始人", "Nexus AI", "2023-06"), ("研究实习生", "英伟达研究院", "2022-05"), ("研究实习生", "谷歌 DeepMind", "2021-05")]
