@@ -1,8 +1,8 @@
 """The entries of a section: where each starts, and which printed part is which field (the fields of
 each section's records: ``records.py``; sections of short items: ``lists.py``).
 
-An entry starts at a block that looks like the section's first one (``look``: weight, slant,
-colour, size, Word style) and is not a bullet. Its head is that block and the short lines after it
+Where each entry starts is ``grouping.py``'s (a block that looks like the section's first one and is
+not a bullet, with the dates printed apart from it). Its head is that block and the short lines after it
 that do not look like body text (up to three), cut into parts: the cells, the runs of one look
 within them, and the pieces between separators (" | ", " · ", " / ", " — "; in a job's head also
 " at ", and a comma after a job title when the head is one run). A period
@@ -16,12 +16,12 @@ taken in the order the templates print them (title first, then the organisation,
 """
 from __future__ import annotations
 
-from dataclasses import replace
 import re
 import statistics
 
 from app.importing import dates, words
-from app.importing.layout import Block, Fragment, clean, is_cjk
+from app.importing.grouping import look, split_into_entries, wrapped_dates
+from app.importing.layout import Block, Fragment, clean
 
 MAX_HEAD = 3
 BODY_SHARE = 0.4
@@ -71,11 +71,6 @@ class Entry:
         self.lists: dict[str, list[str]] = {}
 
 
-def look(block: Block) -> tuple:
-    first = block.fragments[0]
-    return (block.signature[0], first.bold, first.italic, first.colour, round(first.size * 2) / 2)
-
-
 def paragraphs(blocks: list[Block]) -> list[str]:
     return [b.text for b in blocks if b.text]
 
@@ -85,102 +80,6 @@ def split_list(text: str) -> list[str]:
 
 
 # --- entries -----------------------------------------------------------------------------------------
-
-def _split(blocks: list[Block]) -> list[list[Block]]:
-    firsts = [b for b in blocks if not b.bullet]
-    if not firsts:
-        return [[b] for b in blocks]
-    head = look(firsts[0])
-    groups: list[list[Block]] = []
-    for block in blocks:
-        if not groups or (not block.bullet and _same_look(look(block), head, block, firsts[0])):
-            groups.append([block])
-        else:
-            groups[-1].append(block)
-    return _dates_joined(groups)
-
-
-WRAPPED_DATE = 16   # characters: a piece of a date a narrow margin wrapped ("Sept", "2018–May", "2023")
-
-
-def _wrapped_dates(blocks: list[Block]) -> list[Block]:
-    """A date a narrow margin wrapped over two or three lines (moderncv's "Sept" / "2018–May" / "2023")
-    as one block: lines of a few characters each, one under the other on a page, that are a date
-    together and not each alone (a right-aligned piece may have been taken for a list item)."""
-    out: list[Block] = []
-    index = 0
-    while index < len(blocks):
-        for count in (3, 2):
-            run = blocks[index:index + count]
-            if len(run) == count and _one_wrapped_date(run):
-                first = run[0]
-                joined = replace(first.fragments[0], text=" ".join(b.text for b in run),
-                                 x1=max(f.x1 for b in run for f in b.fragments))
-                out.append(replace(first, cells=[[joined]], bottom=run[-1].bottom,
-                                   x0=min(b.x0 for b in run), x1=max(b.x1 for b in run), bullet=False))
-                index += count
-                break
-        else:
-            out.append(blocks[index])
-            index += 1
-    return out
-
-
-def _one_wrapped_date(run: list[Block]) -> bool:
-    if any(b.page != run[0].page or len(b.text) > WRAPPED_DATE or b.extra.get("para") for b in run):
-        return False
-    if any(below.top < above.top or below.top - above.bottom > above.size for above, below in zip(run, run[1:])):
-        return False
-    if any(dates.is_date_text(b.text) for b in run[:-1]):     # the last may be one: "June" / "2023–present"
-        return False
-    return dates.is_date_text(" ".join(b.text for b in run))
-
-
-def _only_a_date(group: list[Block]) -> bool:
-    return len(group) == 1 and _dated(group)
-
-
-def _dated(group: list[Block]) -> bool:
-    """A line that is only a date, and the bullets under it."""
-    return not group[0].bullet and dates.is_date_text(group[0].text) and all(b.bullet for b in group[1:])
-
-
-def _same_look(this: tuple, head: tuple, block: Block, first: Block) -> bool:
-    """Whether a line starts in the look of the section's first line. A run's size is the largest of the
-    runs it joins, so a Chinese title with a Latin name in it ("联合创始人—Nexus AI") measures larger than
-    one without ("研究实习生—英伟达研究院"): between two lines that start in Chinese, sizes within
-    ``CJK_SIZE_SLACK`` points are one."""
-    if this == head:
-        return True
-    return this[:4] == head[:4] and abs(this[4] - head[4]) <= CJK_SIZE_SLACK \
-        and is_cjk(block.text[:1]) and is_cjk(first.text[:1])
-
-
-CJK_SIZE_SLACK = 1.5
-
-
-def _dates_joined(groups: list[list[Block]]) -> list[list[Block]]:
-    """A line that is only a date, in the look of the entries' first lines, belongs to an entry: the
-    next one where the section starts with such a line (dates printed before each entry, as pandoc's
-    definition lists have them), else the one before (dates printed under it)."""
-    if not any(_dated(group) for group in groups):
-        return groups
-    forward = _only_a_date(groups[0])
-    joined: list[list[Block]] = []
-    carried: list[Block] = []
-    for group in groups:
-        if forward and _only_a_date(group):
-            carried += group
-            continue
-        if not forward and _dated(group) and joined:
-            joined[-1] += group         # its dates, and the bullets under them
-            continue
-        joined.append(carried + group)
-        carried = []
-    if carried:
-        joined.append(carried)
-    return joined
-
 
 def body_look(blocks: list[Block], fallback: tuple | None = None) -> tuple | None:
     """The look of body text: the most common look of the lines that are not bold, weighed by their
@@ -359,9 +258,9 @@ def filled(record: dict, **values) -> dict:
 
 
 def entries_of(blocks: list[Block], body: tuple | None, key: str = "") -> list[Entry]:
-    blocks = _wrapped_dates(blocks)
+    blocks = wrapped_dates(blocks)
     body = body_look(blocks, body)
-    return [_entry(group, body, 1 if key == "references" else MAX_HEAD) for group in _split(blocks)]
+    return [_entry(group, body, 1 if key == "references" else MAX_HEAD) for group in split_into_entries(blocks)]
 
 
 def two_lists(entry: Entry) -> tuple[list[str], list[str]]:
