@@ -12,7 +12,7 @@ import re
 
 from app.content import language
 from app.content.normalise import normalise_content
-from app.matching import embedding
+from app.matching import embedding, messages
 from app.matching.keywords import CJK_RUN, Keyword, keywords, resume_terms, stem, tokens
 
 # overallScore's weights; without the embedding model its share goes to the keywords.
@@ -45,34 +45,24 @@ ZH_ACTION_VERBS += ("牵头", "独立", "协助", "推进", "主持", "维护", 
                     "推广", "落地", "打造", "构建", "统筹", "监督", "领导", "创建", "创立", "发起", "测试", "调研",
                     "规划", "运营", "交付", "上线", "解决", "排查", "支持", "对接", "梳理", "制作", "翻译", "辅导",
                     "销售", "拓展", "开拓", "提高", "减少", "缩短", "节省", "获得", "荣获", "主讲", "带队", "指挥")
-SUMMARY_CHARS = (30, 300)  # a Chinese summary's characters outside this range earn no points
+# Traditional forms of the verbs above that Simplified and Traditional Chinese write differently.
+ZH_ACTION_VERBS += ("負責", "主導", "設計", "開發", "完成", "推動", "管理", "帶領", "優化", "實現", "建立", "制定",
+                    "組織", "協調", "策劃", "提升", "降低", "參與", "編寫", "搭建", "重構", "指導", "培訓", "執行",
+                    "處理", "審核", "編製", "撰寫", "談判", "簽約", "研發", "護理", "講授", "分析", "協助", "推進",
+                    "維護", "部署", "遷移", "改進", "整合", "推廣", "構建", "統籌", "監督", "領導", "創建", "創立",
+                    "測試", "調研", "規劃", "運營", "交付", "解決", "對接", "製作", "翻譯", "輔導", "銷售", "開拓",
+                    "提高", "減少", "縮短", "節省", "獲得", "榮獲", "主講", "帶隊", "指揮")
+SUMMARY_CHARS = (30, 300)  # a Chinese or Japanese summary's characters outside this range earn no points
+# How each language is measured: the action verbs of its lines (English and Chinese only: elsewhere the
+# share is not measured, and its points are given), and its summary in words or in characters (Thai:
+# neither, as it leaves no space between words; any summary earns the points).
+VERBS = {"en": "en", "zh-Hans": "zh", "zh-Hant": "zh"}
+SUMMARY_IN_CHARACTERS = ("zh-Hans", "zh-Hant", "ja")
+UNSPACED = ("th",)
+WORD = re.compile(r"[^\W\d_]+", re.UNICODE)  # a word in any script
+THAI_RUN = re.compile(r"[\u0e00-\u0e7f]+")
+KANA = re.compile(r"[\u3040-\u30ff]")
 NUMBER = re.compile(r"\d|[一二三四五六七八九十百千万亿]+[%个人次项名倍]|percent", re.IGNORECASE)
-# What the analysis says, in English and in Chinese: a resume written in Chinese gets the Chinese (other
-# languages get English; docs/scoring.md).
-MESSAGES = {
-    "name": ("Add your name: it is the first thing an ATS reads.", "请填写姓名：这是招聘系统最先读取的内容。"),
-    "email": ("Add an email address so that the employer can reach you.", "请填写电子邮箱，方便雇主联系你。"),
-    "phone": ("Add a phone number.", "请填写电话号码。"),
-    "workExperience": ("Add your work experience: it is the section employers read first.",
-                       "请填写工作经历：这是雇主最先阅读的部分。"),
-    "education": ("Add your education.", "请填写教育背景。"),
-    "skills": ("Add a skills section: an ATS looks for the job's skills there first.",
-               "请添加技能部分：招聘系统会首先在这里查找职位要求的技能。"),
-    "dates": ("An entry ends before it starts: check its dates.", "有一项经历的结束时间早于开始时间，请检查日期。"),
-    "newest": ("List your jobs newest first, as employers expect.", "请按时间倒序排列工作经历（最近的在前）。"),
-    "verbs": ("{weak} of {total} lines do not start with an action verb (led, built, reduced...), e.g. \"{example}\".",
-              "{total} 条描述中有 {weak} 条没有以动词开头（负责、主导、优化……），例如“{example}”。"),
-    "numbers": ("Most lines have no number: say how much, how many or how fast (\"cut costs by 15 %\").",
-                "多数描述没有数字：请写明规模、数量或速度（如“成本降低 15%”）。"),
-    "no summary": ("Add a short summary (two or three sentences) that names the job you want.",
-                   "请添加简短的个人简介（两三句话），写明你想要的职位。"),
-    "long summary": ("The summary has {count} words: keep it under {limit}.",
-                     "个人简介有 {count} 个字：建议控制在 {limit} 字以内。"),
-    "short": ("The resume is short: describe what you did and achieved in each job.",
-              "简历内容偏少：请描述每份工作中做了什么、取得了什么成果。"),
-    "missing": ("The job asks for {names}: if you have {them}, name {them} in your skills or experience.",
-                "职位要求 {names}：如果你具备，请在技能或工作经历中写明。"),
-}
 BULLET_MARK = re.compile(r"^\s*(?:[-*•·●▪]|\d+[.)、])\s*")
 
 
@@ -99,7 +89,12 @@ def resume_text(content: dict) -> str:
 
 
 def _word_count(text: str) -> int:
-    return len(tokens(text)) + sum(len(run) for run in CJK_RUN.findall(text)) // 2
+    """Words in any script (Latin, Cyrillic, Arabic, Hebrew, Devanagari, Hangul...); two Chinese characters
+    count as one, a Thai run of six letters too (Thai leaves no space between words)."""
+    cjk = sum(len(run) for run in CJK_RUN.findall(text))
+    thai = sum(len(run) for run in THAI_RUN.findall(text))
+    rest = CJK_RUN.sub(" ", THAI_RUN.sub(" ", text))
+    return len(WORD.findall(rest)) + len(re.findall(r"\d+(?:[.,]\d+)*", rest)) + cjk // 2 + thai // 6
 
 
 def _bullets(content: dict) -> list[tuple[str, str]]:
@@ -113,8 +108,8 @@ def _bullets(content: dict) -> list[tuple[str, str]]:
     return found
 
 
-def _starts_with_action(line: str) -> bool:
-    if line.startswith(ZH_ACTION_VERBS):
+def _starts_with_action(line: str, verbs: str) -> bool:
+    if verbs == "zh" and line.startswith(ZH_ACTION_VERBS):
         return True
     first = tokens(line[:40])
     return bool(first) and stem(first[0][1]) in ACTION_VERBS
@@ -153,14 +148,16 @@ def _format(content: dict, suggestions: list[dict], say) -> int:
     return sum(FORMAT_POINTS[key] for key, ok in earned.items() if ok)
 
 
-def _content(content: dict, text: str, suggestions: list[dict], say, chinese: bool = False) -> int:
-    """Lines that start with a verb and hold numbers, a summary of the right length, enough text. A
-    resume in Chinese is held to Chinese measures: verbs such as 负责 and 主导, and its summary counted
-    in characters, not English words."""
+def _content(content: dict, text: str, suggestions: list[dict], say, lang: str = "en") -> int:
+    """Lines that start with a verb and hold numbers, a summary of the right length, enough text. Each
+    language is held to its own measures: verbs such as 负责 and 主导 in Chinese, none where the service
+    knows no verbs of the language (the points are given), a Chinese or Japanese summary counted in
+    characters, not words."""
     bullets = _bullets(content)
     points = 0.0
+    verbs = VERBS.get(lang)
     if bullets:
-        weak = [line for _, line in bullets if not _starts_with_action(line)]
+        weak = [line for _, line in bullets if not _starts_with_action(line, verbs)] if verbs else []
         plain = [line for _, line in bullets if not NUMBER.search(line)]
         points += 35 * (1 - len(weak) / len(bullets))
         points += 25 * min(1.0, 2 * (1 - len(plain) / len(bullets)))  # numbers in half the lines earn it all
@@ -170,8 +167,10 @@ def _content(content: dict, text: str, suggestions: list[dict], say, chinese: bo
         if len(plain) * 2 > len(bullets):
             suggestions.append(say("workExperience", "numbers", "info"))
     summary = content["personalInfo"]["summary"]
-    size, (least, most) = ((_characters(summary), SUMMARY_CHARS) if chinese
+    size, (least, most) = ((_characters(summary), SUMMARY_CHARS) if lang in SUMMARY_IN_CHARACTERS
                            else (_word_count(summary), SUMMARY_WORDS))
+    if lang in UNSPACED and summary:
+        size = least
     if not summary:
         suggestions.append(say("personalInfo", "no summary", "warning"))
     elif size > most:
@@ -188,14 +187,15 @@ def _content(content: dict, text: str, suggestions: list[dict], say, chinese: bo
 
 
 def _characters(text: str) -> int:
-    """A Chinese text's length as its readers count it: characters, a Latin word counting as one."""
-    return sum(len(run) for run in CJK_RUN.findall(text)) + len(tokens(text))
+    """A Chinese or Japanese text's length as its readers count it: characters (kana too), a Latin word
+    counting as one."""
+    return sum(len(run) for run in CJK_RUN.findall(text)) + len(KANA.findall(text)) + len(tokens(text))
 
 
-def _speaker(chinese: bool):
+def _speaker(lang: str):
     """``say(section, message id, severity, **values)``: a suggestion in the resume's language."""
     def say(section: str, key: str, severity: str, **values) -> dict:
-        return _say(section, MESSAGES[key][1 if chinese else 0].format(**values), severity)
+        return _say(section, messages.say(lang, key, **values), severity)
     return say
 
 
@@ -226,18 +226,18 @@ def analyse(content: dict, description: str) -> dict:
     """The analysis of resume content (stored contentJson) against a job description (not blank)."""
     normalised = normalise_content(content)
     text = resume_text(content)
-    chinese = language.of(normalised).startswith("zh")
-    say = _speaker(chinese)
+    lang = language.of(normalised)
+    say = _speaker(lang)
     suggestions: list[dict] = []
     keyword_score, matched, missing = keyword_match(keywords(description), text)
     format_score = _format(normalised, suggestions, say)
-    content_score = _content(normalised, text, suggestions, say, chinese)
+    content_score = _content(normalised, text, suggestions, say, lang)
     semantic = _semantic(text, description)
     if missing:
         named = missing[:MISSING_KEYWORDS_SUGGESTED]
         them = "it" if len(named) == 1 else "them"
         suggestions.append(say("skills", "missing", "warning" if keyword_score < 50 else "info",
-                               names=("、" if chinese else ", ").join(k.label for k in named), them=them))
+                               names=messages.joiner(lang).join(k.label for k in named), them=them))
     weights = dict(WEIGHTS)
     if semantic is None:
         weights["keyword"] += weights.pop("semantic")

@@ -70,6 +70,31 @@ um und uns unter vom von vor war wie wir wird zu zum zur stelle erfahrung team u
 ao aos as às com como da das de do dos e é em entre era essa esse esta este isso mais mas na nas no nos
 não o os ou para pela pelas pelo pelos por qual que se sem seu seus sua suas também um uma vaga empresa
 equipe experiência requisitos
+nuestro nuestra nuestros nuestras vuestro tu tuyo suyo mismo misma cada cualquier muchos mucho otros otras
+algunas ningún ninguna según tras mediante hacia bajo junto además así aquí allí ahora siempre nunca
+somos eres está están estar será serán sea sean sido tener tenga tengas haber hemos había hacer hace
+oficina oficinas sede incorporación incorporar buscar busca ofrece ofrecer oferta candidato candidata
+candidatos perfil valoramos imprescindible deseable mínimo mínima salario beneficios contrato jornada
+completa remoto híbrido presencial ubicación plaza vacante nivel manejo dominio sólidos sólidas amplia
+amplio capacidad habilidad habilidades conocer experiencias área áreas proyecto proyectos trabajar
+cette cet mon ma mes ton ta tes leur leurs nos vos dont aussi alors ainsi très plus moins tout tous toute
+toutes autre autres chaque comme depuis pendant entre chez vers sans sous avoir avons avez ont être sommes
+êtes sont était sera fait faire recherchons recherche rejoindre rejoignez candidat candidate poste postes
+compétences connaissance connaissances maîtrise souhaitée souhaité requis requise bureau bureaux salaire
+avantages contrat télétravail lieu niveau ans année années travail travailler projet projets capacité
+sein mission cadre bon bonne bons bonnes
+bist sind seid werden wurde wurden worden sein haben habe hatte hätte kein keine keinen dein deine mein meine
+ihre ihren ihrem unser unsere unserem unseren unserer euer eure alle allem allen aller alles andere anderen
+auch bereits dabei damit dann darum deshalb diese dieser dieses diesem diesen hier jetzt man mehr muss
+müssen schon sehr sowie soll sollte viel welche welcher wenn werden wieder zwischen suchen suche sucht
+erfahrenen erfahrener erfahrene kenntnisse kenntnissen fähigkeiten anforderungen bieten bietet bewerbung
+bewerben standort büro gehalt vertrag vollzeit teilzeit jahre jahren jahr arbeit arbeiten projekt
+projekte idealerweise wünschenswert gute guten sehr gut verstärkung bereich
+seu nosso nossa nossos nossas vosso cada qualquer muito muitos outro outra outros outras ainda já sempre
+nunca aqui ali agora sobre sob após até desde durante entre sendo ser estar está estão foi são tem têm
+ter haver procuramos buscamos oferecemos escritório salário benefícios contrato remoto híbrido
+presencial candidato candidata perfil conhecimento conhecimentos competências anos ano trabalho trabalhar
+projeto projetos capacidade área áreas nível domínio desejável obrigatório
 """.split())  # Spanish, French, German and Portuguese stopwords and job-ad words
 # Places a job ad names (where the job is, where the company is), which are not skills: removed from the
 # ad before its words are counted. Two-letter US state codes are matched in capitals only.
@@ -82,7 +107,10 @@ hong kong|tokyo|osaka|seoul|beijing|shanghai|shenzhen|sydney|melbourne|auckland|
 delhi|hyderabad|pune|são paulo|sao paulo|mexico city|buenos aires|bay area|silicon valley|
 united states|usa|united kingdom|uk|canada|germany|france|spain|españa|portugal|italy|netherlands|ireland|
 switzerland|austria|sweden|norway|denmark|finland|poland|india|china|japan|korea|australia|brazil|mexico|
-europe|emea|apac|latam|north america|california|texas|new jersey|massachusetts|remote-first
+europe|emea|apac|latam|north america|california|texas|new jersey|massachusetts|remote-first|
+lisboa|münchen|köln|frankfurt|stuttgart|düsseldorf|wien|zürich|genève|bruxelles|sevilla|bilbao|málaga|
+milano|roma|marseille|toulouse|bordeaux|lille|nantes|rio de janeiro|belo horizonte|brasil|méxico|bogotá|
+lima|santiago|deutschland|österreich|schweiz|frankreich|espanha|brasil|moscow|moscou
 """.replace("\n", "").split("|"), key=len, reverse=True))
 _PLACE = re.compile(r"\b(?:" + "|".join(re.escape(place) for place in PLACES if place) + r")\b", re.IGNORECASE)
 _STATE = re.compile(r"\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|"
@@ -166,6 +194,10 @@ ZH_STOPS = sorted("""
 需 可 及时 认真 主动 积极 热爱 喜欢 本科 大专 学历 专业 毕业 一 二 三 四 五 两 名 位 个 项 份 者优先
 做好 重视 使用 处理 制作 方法 证书 系统 严格执行 执行 持 会用 擅长 熟练使用
 北京 上海 广州 深圳 杭州 成都 南京 武汉 西安 苏州 天津 重庆 香港 台北 地点 工作地点 薪资 福利 面议
+經驗 具備 熟練 負責 相關 要求 職位 職責 公司 優先 學歷 專業 畢業 處理 使用 證書 系統 執行 擅長 熟練使用
+台中 高雄 新竹 地點 薪資 福利
+募集 経験 必要 歓迎 応募 業務 内容 勤務 勤務地 給与 待遇 福利厚生 必須 尚可 年以上 当社 弊社 求人 仕事
+職種 雇用 形態 正社員 資格 条件 休日 休暇 東京 大阪 名古屋 福岡 担当 以上 程度 方 人 様 等 場合 知識
 """.split(), key=len, reverse=True)
 _ZH_CUT = re.compile("|".join(map(re.escape, ZH_STOPS)))
 _ZH_TERMS_BY_LENGTH = sorted(ZH_TERMS, key=len, reverse=True)
