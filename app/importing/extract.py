@@ -7,8 +7,9 @@ read into sections) costs this process, never the web worker, and PDFium runs he
 process's lock. The whole reading happens here: the lines of styled text (PDFium or python-docx),
 then the blocks, sections and entries (``structure.py``); it imports neither Flask nor the database.
 
-The output is ``{"content": {...}, "notes": [...]}`` (the content as ``structure.parse`` reads it,
-before the content schema's check, and what the reading was unsure of) or ``{"error": reason}``
+The output is ``{"content": {...}, "notes": [...], "pages": [...]}`` (the content as
+``structure.parse`` reads it, before the content schema's check, what the reading was unsure of,
+and for a PDF each page as a base64 PNG) or ``{"error": reason}``
 (``encrypted``, ``corrupt``, ``too_many_pages``, ``too_long``, ``too_many_lines``, ``no_text``). A
 line is one visual line of a PDF page, or one paragraph of a DOCX (a line break inside it starts
 another line):
@@ -27,13 +28,14 @@ with ``"x0"``, ``"x1"`` on PDF.
 """
 from __future__ import annotations
 
+import base64
 import json
 import sys
 import traceback
 
 from app.importing import Unreadable, structure
 from app.importing.docx_text import docx_lines
-from app.importing.pdf_text import pdf_lines
+from app.importing.pdf_text import page_pictures, pdf_lines
 
 MIN_TEXT = 20  # characters a PDF or DOCX must hold to be a resume
 
@@ -53,6 +55,8 @@ def main() -> None:
     try:
         notes: list[dict] = []
         result = {"content": read(kind, data, limits, notes), "notes": notes}
+        if kind == "pdf":   # what the editor shows beside the form: the file's own pages
+            result["pages"] = [base64.b64encode(png).decode("ascii") for png in page_pictures(data, limits["pages"])]
     except Unreadable as exc:
         result = {"error": exc.reason}
     except MemoryError:

@@ -12,6 +12,7 @@ Each run costs the start of a Python process with PDFium or python-docx (about 0
 """
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import subprocess
@@ -40,9 +41,9 @@ class Busy(Exception):
     """Every reader stayed busy for ``TIMEOUT_SECONDS``: try again shortly."""
 
 
-def read_content(kind: str, data: bytes) -> tuple[dict, list[dict]]:
-    """The resume in a PDF (``kind`` "pdf") or DOCX ("docx"), as ``structure.parse`` reads it, and
-    what the reading was unsure of (its notes).
+def read_content(kind: str, data: bytes) -> tuple[dict, list[dict], list[bytes]]:
+    """The resume in a PDF (``kind`` "pdf") or DOCX ("docx"), as ``structure.parse`` reads it, what
+    the reading was unsure of (its notes) and, for a PDF, its pages as PNG pictures.
 
     Raises Unreadable (encrypted, corrupt, too_many_pages, too_long, too_many_lines, too_large,
     no_text, timeout) and Busy when every slot stays busy.
@@ -75,4 +76,8 @@ def read_content(kind: str, data: bytes) -> tuple[dict, list[dict]]:
             log.warning("import: the %s reader could not read the file: %s", kind,
                         done.stderr[-2000:].decode("utf-8", "replace"))
         raise Unreadable(str(result["error"]))
-    return result["content"], result.get("notes", [])
+    try:
+        pages = [base64.b64decode(page, validate=True) for page in result.get("pages", [])]
+    except (ValueError, TypeError):
+        pages = []
+    return result["content"], result.get("notes", []), pages

@@ -38,7 +38,9 @@ STRINGS = (
     "Too long for its field ({field}): it was cut at a sentence. The rest is here:", "The rest of the text",
     "A line of the header", "Not kept:",
     "{file} was read into the form. Check these before your first export:",
-    "The document was read into the form. Check these before your first export:",
+    "{file} was read into the form, and nothing in it was left out or guessed. Compare it with the form "
+    "before your first export.",
+    "Page {n} of {file}", "the document", "opens in a new tab",
 )
 
 

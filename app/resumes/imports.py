@@ -26,7 +26,7 @@ from app.billing import usage
 from app.errors import ApiError
 from app.importing import reading, sandbox
 from app.resumes import service
-from app.resumes.models import Resume, ResumeImport
+from app.resumes.models import Resume, ResumeImport, ResumeImportPage
 from app.users.models import User
 from app.extensions import db
 
@@ -142,11 +142,14 @@ def _create(user: User, found: reading.Reading, source: str, file_name: str, tit
     if visible:
         data["sectionsVisibility"] = visible
     report = ResumeImport(source=source, file_name=file_name,
-                          report={"dropped": found.dropped, "cut": found.cut, "unsure": found.unsure})
+                          report={"dropped": found.dropped, "cut": found.cut, "unsure": found.unsure,
+                                  "pages": len(found.pages)})
 
     def keep_report(resume: Resume) -> None:
         report.resume = resume
         db.session.add(report)
+        db.session.add_all(ResumeImportPage(report=report, number=number, png=png)
+                           for number, png in enumerate(found.pages, start=1))
 
     return service.create_resume(user, data, also=keep_report), found.dropped, report
 
@@ -162,7 +165,18 @@ def import_report(user: User, resume_id: str) -> ResumeImport:
     return report
 
 
+def import_page(user: User, resume_id: str, number: int) -> bytes:
+    """Page ``number`` of the imported PDF as a PNG. Raises as ``import_report``, and NOT_FOUND for a
+    page the file did not have (a DOCX has none)."""
+    report = import_report(user, resume_id)
+    page = db.session.get(ResumeImportPage, (report.resume_id, number))
+    if page is None:
+        raise ApiError("NOT_FOUND", "The imported file has no such page.", {"page": number})
+    return page.png
+
+
 def dismiss_report(user: User, resume_id: str) -> None:
-    """Forget the import's report (the editor stops showing it). Commits. Raises as ``import_report``."""
+    """Forget the import's report and the file's pages (the editor stops showing them). Commits. Raises
+    as ``import_report``."""
     db.session.delete(import_report(user, resume_id))
     db.session.commit()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, LargeBinary, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column, utcnow
@@ -148,3 +148,16 @@ class ResumeImport(db.Model):
     report: Mapped[dict] = mapped_column(JSONDocument, nullable=False)    # {"dropped", "cut", "unsure"}
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
     resume: Mapped[Resume] = relationship()  # so the resume is written first
+
+
+class ResumeImportPage(db.Model):
+    """A page of the imported PDF as a PNG picture, which the editor shows beside the form while the
+    import's report is kept (deleted with it)."""
+
+    __tablename__ = "resume_import_pages"
+
+    resume_id: Mapped[str] = mapped_column(ForeignKey("resume_imports.resume_id", ondelete="CASCADE"),
+                                           primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)     # 1, 2, ...
+    png: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)
+    report: Mapped[ResumeImport] = relationship()  # so the report is written first

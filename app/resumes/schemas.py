@@ -301,6 +301,9 @@ class ImportReportSchema(OutputSchema):
         "description": "texts longer than their field, cut at a sentence: [{path, text}] with the rest"})
     unsure = fields.Function(lambda row: row.report.get("unsure", []), required=True, metadata={
         "description": "what the reading of a PDF or DOCX guessed: [{path, reason, text}]"})
+    pages = fields.Function(lambda row: row.report.get("pages", 0), required=True, metadata={
+        "description": "how many pages of the imported PDF can be seen as pictures "
+                       "(GET /api/resumes/<id>/import-report/pages/<n>); 0 for a DOCX or JSON"})
     createdAt = Timestamp(required=True, attribute="created_at")
 
 

@@ -117,6 +117,18 @@ def get_import_report(resume_id: str):
     return ok(schemas.ImportReportSchema().dump(imports.import_report(current_user, resume_id)))
 
 
+@bp.get("/resumes/<resume_id>/import-report/pages/<int:number>")
+@writes_nothing
+@login_required
+@api_doc("A page of the imported PDF as a PNG picture 640 px wide (1 is the first)", tags=["resumes"], auth=True,
+         envelope=False, responses={200: ("The page (image/png)", None)})
+def get_import_page(resume_id: str, number: int):
+    png = imports.import_page(current_user, resume_id, number)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
 @bp.delete("/resumes/<resume_id>/import-report")
 @login_required
 @api_doc("Dismiss the import's report (the editor stops showing it)", tags=["resumes"], auth=True,

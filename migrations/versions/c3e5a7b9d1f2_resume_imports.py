@@ -1,4 +1,5 @@
-"""resume imports: what an import could not place for sure, kept for the editor until dismissed
+"""resume imports: what an import could not place for sure, and a PDF's pages as pictures, kept for
+the editor until dismissed
 
 Revision ID: c3e5a7b9d1f2
 Revises: b2d4f6a8c0e1
@@ -27,7 +28,15 @@ def upgrade():
     sa.ForeignKeyConstraint(['resume_id'], ['resumes.id'], name=op.f('fk_resume_imports_resume_id_resumes'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('resume_id', name=op.f('pk_resume_imports'))
     )
+    op.create_table('resume_import_pages',
+    sa.Column('resume_id', sa.String(length=24), nullable=False),
+    sa.Column('number', sa.Integer(), nullable=False),
+    sa.Column('png', sa.LargeBinary(), nullable=False),
+    sa.ForeignKeyConstraint(['resume_id'], ['resume_imports.resume_id'], name=op.f('fk_resume_import_pages_resume_id_resume_imports'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('resume_id', 'number', name=op.f('pk_resume_import_pages'))
+    )
 
 
 def downgrade():
+    op.drop_table('resume_import_pages')
     op.drop_table('resume_imports')

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.resumes.test_import import docx_of
+from tests.resumes.test_import import docx_of, pdf_of
 
 SHOTS = Path("/tmp/shots")
 SENTENCE = "Led the move of every payment service to a single event log, and kept it running. "
@@ -74,4 +74,27 @@ def test_the_editor_shows_what_the_import_was_unsure_of_until_it_is_dismissed(op
     page.reload()
     expect(page.locator('[data-field="contentJson.personalInfo.name"]')).to_have_value("Ada Lovelace")
     expect(page.locator("#import-report")).to_be_hidden()
+    assert page.script_errors == []
+
+
+def test_an_imported_pdfs_pages_are_shown_beside_what_to_check(open_as, tmp_path):
+    page = open_as()
+    file = tmp_path / "grace.pdf"
+    file.write_bytes(pdf_of("Grace Hopper", "Experience", "Computer Scientist, US Navy", "1967 - 1986", pages=2))
+    page.goto("/dashboard")
+    page.get_by_role("button", name="Import", exact=True).click()
+    dialog = page.get_by_role("dialog", name="Import a resume")
+    dialog.locator("#import-file").set_input_files(str(file))
+    dialog.get_by_role("button", name="Import", exact=True).click()
+    dialog.get_by_role("link", name="Open in the editor").click()
+
+    panel = page.get_by_role("region", name="From your file")
+    pictures = panel.get_by_role("img")
+    expect(pictures).to_have_count(2)
+    expect(pictures.first).to_have_attribute("alt", "Page 1 of grace.pdf")
+    page.wait_for_function("() => [...document.querySelectorAll('#import-report-pages img')]"
+                           ".every(img => img.complete && img.naturalWidth === 640)")
+    expect(panel.get_by_role("link", name="Page 2 of grace.pdf (opens in a new tab)")).to_be_visible()
+    SHOTS.mkdir(exist_ok=True)
+    panel.screenshot(path=str(SHOTS / "import-report-pages.png"))
     assert page.script_errors == []

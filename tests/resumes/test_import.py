@@ -82,7 +82,7 @@ def test_a_json_resume_document_becomes_a_draft_with_the_detail_shape_and_its_ev
     assert body["success"] is True and body["message"] == "Resume imported."
     data = body["data"]
     assert set(data) == {"resume", "dropped", "report"} and isinstance(data["dropped"], list)
-    assert set(data["report"]) == {"source", "fileName", "dropped", "cut", "unsure", "createdAt"}
+    assert set(data["report"]) == {"source", "fileName", "dropped", "cut", "unsure", "pages", "createdAt"}
     assert data["report"]["source"] == "json" and data["report"]["fileName"] == ""
     assert data["report"]["dropped"] == data["dropped"] and data["report"]["cut"] == []
     resume = data["resume"]

@@ -6,8 +6,8 @@ import copy
 
 from app.content import cleaning
 from app.resumes import trash
-from app.resumes.models import ResumeImport
-from tests.resumes.test_import import SAMPLE, SMALL_RESUME, URL, docx_of, upload
+from app.resumes.models import ResumeImport, ResumeImportPage
+from tests.resumes.test_import import SAMPLE, SMALL_RESUME, URL, docx_of, pdf_of, upload
 from tests.resumes.test_trash import deleted_days_ago
 
 SENTENCE = "Shipped the payments platform that now settles every card transaction in Europe. "
@@ -112,3 +112,29 @@ def test_the_report_goes_with_the_resume_when_it_is_purged_and_stays_through_the
     with app.app_context():
         assert trash.purge() == 1
     assert query(lambda s: s.query(ResumeImport).count()) == 0
+
+
+def test_an_imported_pdfs_pages_are_kept_as_pictures_for_the_editor(client, owner, make_user, login, query):
+    answer = upload(client, pdf_of("Grace Hopper", "grace@example.com", "Experience", "Computer Scientist, US Navy",
+                                   "Jan 1967 - Aug 1986", pages=2), "grace.pdf")
+    assert answer.status_code == 201, answer.get_json()
+    report = answer.get_json()["data"]["report"]
+    assert report["pages"] == 2
+    resume_id = answer.get_json()["data"]["resume"]["id"]
+    page = client.get(f"{report_url(resume_id)}/pages/2")
+    assert page.status_code == 200 and page.mimetype == "image/png" and page.data.startswith(b"\x89PNG")
+    assert "private" in page.headers["Cache-Control"]
+    missing = client.get(f"{report_url(resume_id)}/pages/3")
+    assert missing.status_code == 404 and missing.get_json()["code"] == "NOT_FOUND"
+
+    login(make_user("someone@example.com"))
+    assert client.get(f"{report_url(resume_id)}/pages/1").status_code == 403
+    login(owner)
+    assert client.delete(report_url(resume_id)).status_code == 200
+    assert client.get(f"{report_url(resume_id)}/pages/1").status_code == 404
+    assert query(lambda s: s.query(ResumeImportPage).count()) == 0       # gone with the report
+
+
+def test_a_docx_has_no_pages_to_show(client, owner):
+    report = upload(client, docx_of(*SMALL_RESUME), "grace.docx").get_json()["data"]["report"]
+    assert report["pages"] == 0

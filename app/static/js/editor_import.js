@@ -1,5 +1,5 @@
-// "From your file": after an import, what the reading cut, left out or guessed, shown beside the
-// preview's pages until the owner dismisses it. Read from GET /api/resumes/<id>/import-report (404: the
+// "From your file": after an import, the imported PDF's own pages and what the reading cut, left out or
+// guessed, shown above the preview until the owner dismisses it. Read from GET /api/resumes/<id>/import-report (404: the
 // resume was not imported, or the report was dismissed: nothing is shown). Each item says what to check
 // in words and offers to go to the field; text cut off a field, or a header line that fitted none, is
 // shown whole with a Copy button, so nothing of the file is lost. "Done" is DELETE on the same URL.
@@ -66,7 +66,7 @@ function goTo(path) {
 }
 
 function copyBox(text, label, more = []) {
-  const box = element("textarea", { readOnly: true, value: text, rows: Math.min(6, 1 + Math.ceil(text.length / 60)) });
+  const box = element("textarea", { readOnly: true, value: text, rows: Math.min(6, Math.max(1, Math.ceil(text.length / 60))) });
   box.setAttribute("aria-label", label);
   const said = element("span", { className: "muted" });
   said.setAttribute("role", "status");
@@ -114,6 +114,18 @@ function items(report) {
   return list;
 }
 
+// The imported PDF's own pages, to compare with the form: each opens full size in a tab of its own.
+function pictures(resumeId, report) {
+  return Array.from({ length: report.pages || 0 }, (_, index) => {
+    const url = `/api/resumes/${encodeURIComponent(resumeId)}/import-report/pages/${index + 1}`;
+    const label = t("Page {n} of {file}", { n: index + 1, file: report.fileName || t("the document") });
+    const image = element("img", { src: url, alt: label, loading: "lazy", width: 160 });
+    const link = element("a", { href: url, target: "_blank", rel: "noopener" }, image);
+    link.setAttribute("aria-label", `${label} (${t("opens in a new tab")})`);
+    return link;
+  });
+}
+
 export async function showImportReport(resumeId) {
   if (!panel) return;
   let report;
@@ -123,11 +135,14 @@ export async function showImportReport(resumeId) {
     return; // not imported, or dismissed (404): nothing to show
   }
   const found = items(report);
-  if (!found.length) return;
-  const intro = report.fileName
-    ? t("{file} was read into the form. Check these before your first export:", { file: report.fileName })
-    : t("The document was read into the form. Check these before your first export:");
+  if (!found.length && !report.pages) return;
+  const file = report.fileName || t("the document");
+  const intro = found.length
+    ? t("{file} was read into the form. Check these before your first export:", { file })
+    : t("{file} was read into the form, and nothing in it was left out or guessed. Compare it with the form "
+        + "before your first export.", { file });
   panel.querySelector("#import-report-intro").textContent = intro;
+  panel.querySelector("#import-report-pages").replaceChildren(...pictures(resumeId, report));
   panel.querySelector("#import-report-items").replaceChildren(...found);
   panel.querySelector("#import-report-done").addEventListener("click", async (event) => {
     event.target.disabled = true;
