@@ -224,10 +224,27 @@ def _provider_user(profile: Profile) -> User:
             user.password_hash = None
             end_all_sessions(user)
             tokens.revoke_user_tokens(user)
+    if user.id is not None and db.session.scalar(db.select(OAuthIdentity.id).where(
+            OAuthIdentity.user_id == user.id, OAuthIdentity.provider == profile.provider)) is not None:
+        # Another account of this provider is linked already (one per provider): the verified email signs
+        # the user in, and the first account stays the one linked.
+        return user
     db.session.add(OAuthIdentity(user_id=user.id, provider=profile.provider, provider_account_id=profile.account_id,
                                  email=email))
     db.session.flush()  # a racing link of the same account fails here, before the session is added
     return user
+
+
+def check_no_identity_of(user: User, provider: str) -> None:
+    """Raise PROVIDER_ALREADY_LINKED when ``user`` has an account of ``provider`` linked: one identity per
+    provider, so that unlinking one names it without doubt (docs/api-decisions.md, "OAuth sign-in")."""
+    linked = db.session.scalar(db.select(OAuthIdentity.id).where(
+        OAuthIdentity.user_id == user.id, OAuthIdentity.provider == provider))
+    if linked is not None:
+        name = {"github": "GitHub", "google": "Google"}.get(provider, provider)
+        raise ApiError("PROVIDER_ALREADY_LINKED",
+                       f"A {name} account is already linked to yours: unlink it first to link another.",
+                       {"field": "provider", "provider": provider})
 
 
 def link_provider(user: User, profile: Profile) -> OAuthIdentity:
@@ -236,7 +253,8 @@ def link_provider(user: User, profile: Profile) -> OAuthIdentity:
     Unlike a sign-in, no email has to match: the signed-in user proved who they are, and the provider
     that they hold its account. The provider's verified email is kept on the identity (it may differ from
     the user's). No session starts or ends. Linking an account already linked to ``user`` does nothing.
-    Raises IDENTITY_IN_USE when it is linked to another user (who must unlink it first).
+    Raises IDENTITY_IN_USE when it is linked to another user (who must unlink it first), and
+    PROVIDER_ALREADY_LINKED when ``user`` has another account of the provider linked (one per provider).
     """
     def linked() -> OAuthIdentity | None:
         return db.session.scalar(db.select(OAuthIdentity).where(
@@ -249,6 +267,7 @@ def link_provider(user: User, profile: Profile) -> OAuthIdentity:
         if identity.user_id != user.id:
             raise in_use
         return identity
+    check_no_identity_of(user, profile.provider)   # another tab may have linked one since this flow began
     email = profile.email if profile.email_verified and profile.email and len(profile.email) <= 254 else None
     identity = OAuthIdentity(user_id=user.id, provider=profile.provider, provider_account_id=profile.account_id,
                              email=email)

@@ -198,7 +198,9 @@ def token():
 _OAUTH_SIGNIN_RESPONSES = {302: ("Redirect to the provider's authorization page (404 when the provider is not "
                                  "configured)", None)}
 _OAUTH_LINK_RESPONSES = {302: ("Redirect to the provider's authorization page; the callback links its account "
-                               "(404 when the provider is not configured, 401 when not signed in)", None)}
+                               "(404 when the provider is not configured, 401 when not signed in, 409 "
+                               "PROVIDER_ALREADY_LINKED when an account of the provider is linked already)",
+                               None)}
 _OAUTH_CALLBACK_RESPONSES = {302: ("Sign-in: redirect to the callbackUrl given at the start, signed in (session "
                                    "cookie set); any failure: to {BASE_URL}/login?error=OAuthCallback. Link: to "
                                    "the callbackUrl with ?linked=<provider> or ?link_error=<CODE>", None)}
@@ -229,6 +231,7 @@ def _oauth_link(provider: str):
     user_id = _cookie_user_id()
     if user_id is None:
         raise Unauthenticated()
+    service.check_no_identity_of(current_user, provider)
     callback = same_origin_url(request.args.get("callbackUrl") or "/account", current_app.config["BASE_URL"])
     return oauth.authorize_redirect(provider, callback, link_user_id=user_id)
 

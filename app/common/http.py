@@ -64,6 +64,27 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+
+def _from_this_site() -> bool:
+    """Whether a write came from a page of this site, as the browser says: its Origin header, else
+    Sec-Fetch-Site (same-origin, or none for what the person typed), else the Referer's origin. A
+    request with none of them comes from no browser page of another site (browsers send Origin on
+    every cross-origin write) and is let through: API clients and scripts."""
+    ours = _origin(current_app.config["BASE_URL"])
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return origin.rstrip("/").lower() == ours
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        return fetch_site.lower() in ("same-origin", "none")
+    referer = request.headers.get("Referer")
+    if referer is not None:
+        return _origin(referer) == ours
+    return True
+
+
 def _has_body() -> bool:
     return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
@@ -128,18 +149,22 @@ def install_request_hooks(app: Flask) -> None:
         g.request_id = incoming if _REQUEST_ID.fullmatch(incoming) else uuid.uuid4().hex
 
     @app.before_request
-    def refuse_cross_site_forms():
-        # SameSite=Lax keeps our cookie off cross-site posts, but a form on another site could
-        # still sign a visitor in to an account of its choosing (login CSRF). JSON needs CORS.
-        # A request with an Authorization header is no such form (another site's page can only add
-        # one through a CORS preflight, which this API never grants), and it is authenticated by
-        # that header, never by the cookie (app.auth.sessions).
+    def refuse_cross_site_writes():
+        # Every write (POST, PUT, PATCH, DELETE) a browser may send with our cookie says where it came
+        # from, whatever its body: a form with no fields and enctype="text/plain" sends no body at all,
+        # and SameSite=Lax alone lets a sibling subdomain (same site), or a browser that does not enforce
+        # it, through. A form on another site could also sign a visitor in to an account of its choosing
+        # (login CSRF). A request with an Authorization header is exempt: another site's page can only
+        # add one through a CORS preflight, which this API never grants, and it is authenticated by that
+        # header, never by the cookie (app.auth.sessions).
         # The site's origin is BASE_URL's, not the request's host: behind TRUSTED_PROXIES that host
         # comes from X-Forwarded-Host, which anyone facing gunicorn directly can choose.
-        origin = request.headers.get("Origin")
-        if request.method == "POST" and is_form_post() and origin and "Authorization" not in request.headers \
-                and origin.rstrip("/").lower() != _origin(current_app.config["BASE_URL"]):
-            raise ApiError("FORBIDDEN", "Form posts from another site are refused.")
+        if request.method in SAFE_METHODS or "Authorization" in request.headers:
+            return
+        if not _from_this_site():
+            message = ("Form posts from another site are refused." if is_form_post()
+                       else "Requests from another site are refused.")
+            raise ApiError("FORBIDDEN", message)
 
     @app.before_request
     def refuse_oversized_bodies():

@@ -53,6 +53,7 @@ STRINGS = (
     "{provider} is no longer linked.", "Linked {date}", "Unlink {provider}", "Link {provider}",
     "No account is linked.", "Linked {provider}.",
     "That account is already linked to another account: sign in to that one and unlink it first.",
+    "An account of that provider is already linked: unlink it first to link another.",
     "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
     "Linking with that provider did not work. Try again.",
     "Enter your current password.", "At least 8 characters, with a letter and a digit.",

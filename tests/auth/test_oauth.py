@@ -194,6 +194,23 @@ def test_a_verified_provider_email_links_to_the_existing_password_user(browser, 
     assert password.status_code == 200  # the password still works
 
 
+def test_a_second_account_of_a_linked_provider_signs_in_by_email_but_is_not_linked(browser, make_user, query):
+    """One identity per provider: the user's GitHub account 999 is linked; another GitHub account whose
+    verified email is the user's still signs them in, and 999 stays the one linked."""
+    existing = make_user(email="octo@example.com")
+
+    def linked_before(session):
+        session.add(OAuthIdentity(user_id=existing["id"], provider="github", provider_account_id="999"))
+        session.commit()
+    query(linked_before)
+
+    response = sign_in(browser, "github")
+
+    assert response.headers["Location"] == f"{BASE_URL}/dashboard"
+    assert session_user(browser)["id"] == existing["id"]
+    assert identities(query) == [("github", "999", existing["id"])]
+
+
 def test_linking_to_an_unverified_account_verifies_it_and_drops_the_password_someone_else_chose(
         browser, make_user, query, oauth_app):
     squatter = make_user(email="ada@example.com", verified=False)

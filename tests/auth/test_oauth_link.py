@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from app.auth.models import AuthSession
+from app.auth.models import AuthSession, OAuthIdentity
 from tests.auth.test_oauth import (BASE_URL, callback, github, google, identities, oauth_app,  # noqa: F401
                                    provider_redirect, session_user)
 from tests.support import PASSWORD
@@ -66,13 +66,39 @@ def test_linking_without_a_callback_url_lands_on_the_account_page_and_keeps_its_
     assert github_back == f"{BASE_URL}/account?linked=github#identities"
 
 
-def test_linking_an_account_already_linked_to_this_user_changes_nothing(browser, make_user, query):
+def test_a_second_account_of_a_linked_provider_is_refused_with_a_409(browser, make_user, query):
+    """One identity per provider (docs/api-decisions.md): the page hides the button once GitHub is linked,
+    and a direct call is refused before the provider is asked, so unlinking never has to guess which."""
     user = make_user(email="me@example.com")
     password_sign_in(browser, user["email"])
     link(browser)
 
-    assert link(browser).headers["Location"] == f"{BASE_URL}/account?linked=github"
+    again = browser.get("/api/auth/link/github?callbackUrl=/account")
+
+    assert again.status_code == 409
+    body = again.get_json()
+    assert body["code"] == "PROVIDER_ALREADY_LINKED" and body["details"] == {"field": "provider",
+                                                                            "provider": "github"}
+    assert "unlink it first" in body["error"]
     assert identities(query) == [("github", "583231", user["id"])]
+    assert browser.get("/api/auth/link/google?callbackUrl=/account").status_code == 302  # another provider
+
+
+def test_a_link_that_another_tab_made_first_is_refused_at_the_callback(browser, make_user, query):
+    """Two flows started before either finished: the second callback finds an account of the provider
+    linked (here another one, as another tab would have) and links nothing."""
+    user = make_user(email="me@example.com")
+    password_sign_in(browser, user["email"])
+    started = start_link(browser)
+
+    def other_tab(session):
+        session.add(OAuthIdentity(user_id=user["id"], provider="github", provider_account_id="999", email=None))
+        session.commit()
+    query(other_tab)
+    response = callback(browser, provider_redirect(started))
+
+    assert response.headers["Location"] == f"{BASE_URL}/account?link_error=PROVIDER_ALREADY_LINKED"
+    assert identities(query) == [("github", "999", user["id"])]
 
 
 def test_an_account_linked_to_another_user_is_refused_and_nothing_changes(browser, make_user, query):

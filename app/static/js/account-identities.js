@@ -61,6 +61,7 @@ async function unlink(button) {
 // What a link that came back refused means (the codes of GET /api/auth/callback/<provider>).
 const LINK_ERRORS = {
   IDENTITY_IN_USE: "That account is already linked to another account: sign in to that one and unlink it first.",
+  PROVIDER_ALREADY_LINKED: "An account of that provider is already linked: unlink it first to link another.",
   FORBIDDEN: "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
   UNAUTHENTICATED: "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
 };
