@@ -77,8 +77,8 @@ def test_a_second_account_of_a_linked_provider_is_refused_with_a_409(browser, ma
 
     assert again.status_code == 409
     body = again.get_json()
-    assert body["code"] == "PROVIDER_ALREADY_LINKED" and body["details"] == {"field": "provider",
-                                                                            "provider": "github"}
+    assert body["code"] == "PROVIDER_ALREADY_LINKED"
+    assert body["details"] == {"field": "provider", "provider": "github"}
     assert "unlink it first" in body["error"]
     assert identities(query) == [("github", "583231", user["id"])]
     assert browser.get("/api/auth/link/google?callbackUrl=/account").status_code == 302  # another provider
