@@ -114,6 +114,9 @@ class Config:
     # No pool_pre_ping: its round trip on every request is replaced by a check of the socket at
     # checkout (app/common/connections.py) that also drops connections the server has closed.
     SQLALCHEMY_ENGINE_OPTIONS: dict = {}
+    # Seconds PostgreSQL gives a statement before ending it; a round trip that gets no answer at all
+    # (a frozen server) is cut 2 s later (app/common/statement_watch.py).
+    DATABASE_STATEMENT_TIMEOUT = 10.0
 
     # Rate limits (decisions §9); Flask-Limiter syntax.
     RATELIMIT_SIGNIN_EMAIL = "5 per 15 minutes"
@@ -304,16 +307,22 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         AI_API_KEY=env.get("AI_API_KEY") or None,
         AI_MODEL=(env.get("AI_MODEL") or "").strip() or None,
         AI_TIMEOUT_SECONDS=_float(env, "AI_TIMEOUT_SECONDS", cfg["AI_TIMEOUT_SECONDS"]),
+        DATABASE_STATEMENT_TIMEOUT=_float(env, "DATABASE_STATEMENT_TIMEOUT", cfg["DATABASE_STATEMENT_TIMEOUT"]),
     )
     if (cfg["SQLALCHEMY_DATABASE_URI"] or "").startswith("postgresql"):
         # A blackholed database host must not hang requests (and /readyz) forever.
+        # A frozen one must not either: the server ends a slow statement itself, and
+        # app.common.statement_watch cuts a round trip that gets no answer at all a little later.
         cfg["SQLALCHEMY_ENGINE_OPTIONS"] = {
             **cfg["SQLALCHEMY_ENGINE_OPTIONS"],
-            "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5)}}
+            "connect_args": {"connect_timeout": _int(env, "DATABASE_CONNECT_TIMEOUT", 5),
+                             "options": f"-c statement_timeout={round(cfg['DATABASE_STATEMENT_TIMEOUT'] * 1000)}"}}
     if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
     if cfg["AI_TIMEOUT_SECONDS"] <= 0:
         raise ConfigError("AI_TIMEOUT_SECONDS must be a positive number of seconds.")
+    if cfg["DATABASE_STATEMENT_TIMEOUT"] <= 0:
+        raise ConfigError("DATABASE_STATEMENT_TIMEOUT must be a positive number of seconds.")
     if cfg["REFRESH_TOKEN_LIFETIME"] <= timedelta(0):
         raise ConfigError("REFRESH_TOKEN_DAYS must be at least 1.")
     for name, unit in (("WEBHOOK_SECRET_OVERLAP", "HOURS"), ("WEBHOOK_DISABLE_AFTER", "DAYS"),

@@ -1,3 +1,4 @@
+import contextlib
 import logging
 
 from flask import current_app
@@ -90,8 +91,14 @@ def run_migrations_online():
         conf_args["process_revision_directives"] = process_revision_directives
 
     connectable = get_engine()
+    # A migration may take as long as it needs: no statement_timeout, no cut of a slow round trip
+    # (app/common/statement_watch.py bounds the app's, for a database that stops answering).
+    watch = current_app.extensions.get('statement_watch')
 
-    with connectable.connect() as connection:
+    with connectable.connect() as connection, (watch.paused() if watch else contextlib.nullcontext()):
+        if connection.dialect.name == 'postgresql':
+            connection.exec_driver_sql('SET statement_timeout = 0')
+            connection.commit()  # SET lasts for the session; the migrations' transaction starts afresh
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

@@ -19,10 +19,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def pump(source: socket.socket, target: socket.socket) -> None:
-    """Copy ``source`` to ``target`` until either side closes, then shut both (a TCP proxy's half)."""
+def pump(source: socket.socket, target: socket.socket, gate: threading.Event | None = None) -> None:
+    """Copy ``source`` to ``target`` until either side closes, then shut both (a TCP proxy's half).
+    With a ``gate``, each chunk waits for it to be set (a proxy that can freeze)."""
     try:
         while data := source.recv(65536):
+            if gate is not None:
+                gate.wait()
             target.sendall(data)
     except OSError:
         pass

@@ -24,6 +24,7 @@ from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session
 
+from app.common import statement_watch
 from app.extensions import db
 
 _READ_ONLY = "writes_nothing"  # a ``flask.g`` key: this request may not write (g, not the session's
@@ -32,12 +33,15 @@ _READ_ONLY = "writes_nothing"  # a ``flask.g`` key: this request may not write (
 
 
 def init_app(app: Flask) -> None:
-    """Install the checkout check on a PostgreSQL engine. Call after ``db.init_app``."""
+    """Install the checkout check and the bound on each round trip (``statement_watch``) on a
+    PostgreSQL engine. Call after ``db.init_app``."""
     with app.app_context():
         engine = db.engine
     postgresql = engine.dialect.name == "postgresql"
     if engine.dialect.driver == "psycopg":  # the driver config.database_url chooses; it exposes the socket
         event.listen(engine, "checkout", _replace_if_closed)
+        app.extensions["statement_watch"] = statement_watch.install(
+            engine, app.config["DATABASE_STATEMENT_TIMEOUT"])
     # SQLite's driver sends no BEGIN before a read, so autocommit would save nothing there (and its
     # reset costs a PRAGMA); the guard against writes applies on both.
     app.extensions["autocommit_reads"] = postgresql

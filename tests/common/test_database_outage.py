@@ -3,8 +3,10 @@
 the outage for its own; and the app recovers when the database comes back.
 
 "Stopping PostgreSQL" is done with a TCP proxy of the test's own between the app and the server:
-closing the proxy refuses new connections and cuts the open ones, as a stopped server does, and
-the machine's PostgreSQL is never touched. Those tests need ``TEST_DATABASE_URL``; the ones on an
+closing the proxy refuses new connections and cuts the open ones, as a stopped server does;
+freezing it holds every byte with the connections left open, as a frozen server or a network that
+drops packets does. The machine's PostgreSQL is never touched. Those tests need
+``TEST_DATABASE_URL``; the ones on an
 unopenable SQLite file or a closed PostgreSQL port run in both modes.
 """
 from __future__ import annotations
@@ -45,6 +47,17 @@ class TcpProxy:
         self._listener: socket.socket | None = None
         self._open: set[socket.socket] = set()
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
+
+    def freeze(self) -> None:
+        """Hold every byte from now on, both ways, with every connection left open and new ones
+        accepted: the database looks frozen (SIGSTOP, or a network that drops packets)."""
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        """Let the held bytes and the next ones through again."""
+        self._flowing.set()
 
     def start(self) -> None:
         listener = socket.socket()
@@ -89,7 +102,7 @@ class TcpProxy:
             with self._lock:
                 self._open.add(server)
             for source, target in ((client, server), (server, client)):
-                threading.Thread(target=pump, args=(source, target), daemon=True).start()
+                threading.Thread(target=pump, args=(source, target, self._flowing), daemon=True).start()
 
 
 def assert_unavailable(status: int, headers, body: bytes, *, json_body: bool = True) -> None:
@@ -370,3 +383,56 @@ def test_gunicorn_answers_503_envelopes_while_postgresql_is_stopped_and_recovers
     assert limiter_outage_lines(output) == []
     assert "Error handling request" not in output  # gunicorn never answered with its own page
     assert "database unavailable on GET /api/resumes" in output
+
+
+@needs_postgres
+def test_gunicorn_answers_503_within_its_bound_while_postgresql_is_frozen_and_recovers(
+        test_env, proxy, make_user, tmp_path):
+    """A database that stops answering with connections open (issue 24 point 3): each request answers
+    503 within DATABASE_STATEMENT_TIMEOUT + 2 s on an open connection (1 + 2 here) or
+    DATABASE_CONNECT_TIMEOUT on a new one (2 here), /readyz says so, and once the database answers
+    again everything works with no restart and nothing saved lost."""
+    user = make_user()
+    credentials = {"email": user["email"], "password": user["password"]}
+    server = Gunicorn({**test_env, "APP_ENV": "production", "DATABASE_URL": proxy.url(TEST_DATABASE_URL),
+                       "DATABASE_STATEMENT_TIMEOUT": "1", "DATABASE_CONNECT_TIMEOUT": "2"},
+                      tmp_path / "gunicorn.log")
+    try:
+        status, headers, _, _ = server.request("POST", "/api/auth/signin", credentials)
+        assert status == 200
+        cookie = {"Cookie": headers["Set-Cookie"].split(";")[0]}
+        template_id = json.loads(server.request("GET", "/api/templates", headers=cookie)[2])["data"][0]["id"]
+        status, _, body, _ = server.request("POST", "/api/resumes", {"title": "Before", "templateId": template_id},
+                                            cookie)
+        assert status == 201
+        resume_id = json.loads(body)["data"]["id"]
+        for _ in range(4):  # both workers hold a pooled connection through the proxy
+            assert server.request("GET", f"/api/resumes/{resume_id}", headers=cookie)[0] == 200
+
+        proxy.freeze()
+        slowest = 0.0
+        for method, path, body in (("GET", f"/api/resumes/{resume_id}", None), ("GET", "/api/resumes", None),
+                                   ("PUT", f"/api/resumes/{resume_id}", {"title": "During"}),
+                                   ("GET", f"/api/resumes/{resume_id}", None)):
+            status, answer_headers, answer, took = server.request(method, path, body, cookie)
+            assert_unavailable(status, answer_headers, answer)
+            slowest = max(slowest, took)
+        assert slowest < 1 + 2 + 1.5, f"a frozen database should cost a request its bound, took {slowest:.2f}s"
+        ready = server.request("GET", "/readyz")
+        assert ready[0] == 503 and ready[3] < 1 + 2 + 1.5
+        assert server.request("GET", "/healthz")[0] == 200
+
+        proxy.thaw()
+        wait_until(lambda: server.request("GET", "/readyz")[0] == 200, timeout=15)
+        for _ in range(4):  # both workers' pools
+            status, _, body, _ = server.request("GET", f"/api/resumes/{resume_id}", headers=cookie)
+            assert status == 200 and json.loads(body)["data"]["title"] == "Before"  # the frozen PUT was not kept
+        assert server.request("PUT", f"/api/resumes/{resume_id}", {"title": "After"}, cookie)[0] == 200
+        listed = json.loads(server.request("GET", "/api/resumes", headers=cookie)[2])
+        assert [r["title"] for r in listed["data"]] == ["After"]
+    finally:
+        proxy.thaw()
+        server.stop()
+    output = server.output()
+    assert "no answer within 3 s; the connection is cut" in output
+    assert "Error handling request" not in output and "Traceback" not in output
