@@ -138,6 +138,9 @@ class Config:
     REDIS_SOCKET_TIMEOUT = 0.3
     REDIS_RETRY_AFTER = 5
     MAIL_JOB_RETRIES = (10, 60, 300)  # seconds between attempts of a failed mail
+    MAIL_SWEEP_INTERVAL = 10  # seconds between sweeps of the mail outbox (app/events/mail.py)
+    MAIL_SWEEP_GRACE = 10  # seconds a mail may be late before a sweep sends it
+    MAIL_LEASE = 120  # seconds a worker holds a mail it sends; a killed worker's mail is sent after this
 
     # Exports (decisions §5)
     EXPORT_WAIT_SECONDS = 30  # a request waits this long for its render job, then 500 EXPORT_FAILED
@@ -288,6 +291,9 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         WEBHOOK_TIMEOUT=_int(env, "WEBHOOK_TIMEOUT", cfg["WEBHOOK_TIMEOUT"]),
         WEBHOOK_SWEEP_INTERVAL=_int(env, "WEBHOOK_SWEEP_INTERVAL", cfg["WEBHOOK_SWEEP_INTERVAL"]),
         WEBHOOK_SWEEP_GRACE=_int(env, "WEBHOOK_SWEEP_GRACE", cfg["WEBHOOK_SWEEP_GRACE"]),
+        MAIL_SWEEP_INTERVAL=_int(env, "MAIL_SWEEP_INTERVAL", cfg["MAIL_SWEEP_INTERVAL"]),
+        MAIL_SWEEP_GRACE=_int(env, "MAIL_SWEEP_GRACE", cfg["MAIL_SWEEP_GRACE"]),
+        MAIL_LEASE=_int(env, "MAIL_LEASE", cfg["MAIL_LEASE"]),
         WEBHOOK_SECRET_OVERLAP=timedelta(hours=_int(env, "WEBHOOK_SECRET_OVERLAP_HOURS",
                                                     cfg["WEBHOOK_SECRET_OVERLAP"] // timedelta(hours=1))),
         WEBHOOK_DISABLE_AFTER=timedelta(days=_int(env, "WEBHOOK_DISABLE_AFTER_DAYS",

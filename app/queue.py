@@ -60,6 +60,7 @@ COALESCE_TTL = 60  # seconds a coalesced job's key may stand without its job sta
 PERIODIC: dict[str, tuple[str, str, str]] = {
     "delete-expired-exports": (EXPORTS, "app.resumes.jobs.delete_expired_exports", "EXPORT_CLEANUP_INTERVAL"),
     "sweep-webhook-events": (WEBHOOKS, "app.webhooks.jobs.sweep", "WEBHOOK_SWEEP_INTERVAL"),
+    "sweep-mail-outbox": (MAIL, "app.events.mail.sweep", "MAIL_SWEEP_INTERVAL"),
     "apply-subscription-period-ends": (DEFAULT, "app.billing.jobs.apply_subscription_period_ends",
                                        "SUBSCRIPTION_PERIOD_INTERVAL"),
     "purge-deleted-resumes": (DEFAULT, "app.resumes.jobs.purge_deleted_resumes", "TRASH_PURGE_INTERVAL"),

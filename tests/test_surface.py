@@ -25,9 +25,11 @@ SURFACE = ROOT / "tests" / "data" / "surface"
 JOB_NAMES = (
     "app.ai.generation.run_generation",
     "app.ai.letters.render_letter",
-    "app.auth.jobs.send_verification_email",
-    "app.auth.jobs.send_password_reset_email",
+    "app.auth.jobs.send_verification_email",  # the mail outbox's jobs (app.events.mail), and RQ jobs queued
+    "app.auth.jobs.send_password_reset_email",  # under these names before it (they still run)
     "app.billing.jobs.apply_subscription_period_ends",
+    "app.events.mail.send",
+    "app.events.mail.sweep",
     "app.common.idempotency.delete_expired",
     "app.resumes.jobs.delete_expired_exports",
     "app.resumes.jobs.purge_deleted_resumes",

@@ -6,14 +6,13 @@ factories.
 """
 from __future__ import annotations
 
-from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
-from app import queue
 from app.auth.passwords import hash_password, password_problem
 from app.billing import service as billing
 from app.common.models import utcnow
 from app.errors import ApiError
+from app.events.mail import queue_mail
 from app.extensions import db
 from app.users import service as users
 from app.users.models import User
@@ -52,8 +51,7 @@ def register(*, email: str, password: str, name: str) -> User:
     except IntegrityError:  # a concurrent registration won the race
         db.session.rollback()
         raise email_taken from None
-    queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_verification_email", user.id,
-                               retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+    queue_mail("app.auth.jobs.send_verification_email", user.id)
     db.session.commit()
     return user
 

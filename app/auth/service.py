@@ -13,7 +13,6 @@ from flask import current_app
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 
-from app import queue
 from app.auth import tokens, two_factor
 from app.auth.models import AuthSession, OAuthIdentity, OneTimeToken, RefreshToken
 from app.auth.oauth import Profile
@@ -24,6 +23,7 @@ from app.auth.registration import (  # noqa: F401  (the room's one door)
 from app.common.models import utcnow
 from app.common.security import hash_token, new_token
 from app.errors import ApiError
+from app.events.mail import queue_mail
 from app.extensions import db
 from app.users import service as users
 from app.users.models import User
@@ -65,8 +65,7 @@ def resend_verification(email: str) -> None:
     """Mail a new verification link if an unverified account has this email; silent otherwise."""
     user = users.find_by_email(email)
     if user is not None and not user.email_verified:
-        queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_verification_email", user.id,
-                                   retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+        queue_mail("app.auth.jobs.send_verification_email", user.id)
     db.session.commit()
 
 
@@ -74,8 +73,7 @@ def forgot_password(email: str) -> None:
     """Mail a reset link if an account has this email; silent otherwise."""
     user = users.find_by_email(email)
     if user is not None:
-        queue.enqueue_after_commit(queue.MAIL, "app.auth.jobs.send_password_reset_email", user.id,
-                                   retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+        queue_mail("app.auth.jobs.send_password_reset_email", user.id)
     db.session.commit()
 
 

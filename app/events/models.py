@@ -1,9 +1,10 @@
-"""The outbox's table: a row per event, written in the transaction of the change it reports."""
+"""The outbox's tables: a row per event, and one per mail, written in the transaction of the change that
+makes them."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import JSONDocument, UTCDateTime, id_column, utcnow
@@ -28,3 +29,22 @@ class Event(db.Model):
     # Never read: it tells the unit of work that a user's row goes in before its events (a new user's
     # ``user.registered`` is flushed with the user). Named, not imported: the users room imports this one.
     user = relationship("User", viewonly=False, lazy="raise")
+
+
+class OutboxMail(db.Model):
+    """A mail to send, written in the transaction of the change that asks for it and sent by a worker
+    (``app.events.mail``): ``job`` is the function that writes and sends it (a dotted path), ``arg`` its
+    one argument (a user's or a webhook's id). ``sent_at`` is set once it left; a worker holds
+    ``lease_until`` while it sends; ``next_attempt_at`` is when it is due (None: given up)."""
+
+    __tablename__ = "outbox_mails"
+
+    id: Mapped[str] = id_column()
+    job: Mapped[str] = mapped_column(String(128), nullable=False)
+    arg: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime, index=True)
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, nullable=False)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(Text)

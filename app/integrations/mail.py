@@ -7,6 +7,7 @@ which is the embedded default.
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 import smtplib
 import ssl
@@ -18,6 +19,10 @@ from typing import Protocol
 from flask import Flask, current_app, render_template
 
 log = logging.getLogger(__name__)
+
+# The id of the outbox row being sent (app.events.mail): it becomes the message's Message-ID, so that a
+# mail sent again after a worker died at the wrong moment is the same message.
+OUTBOX_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("outbox_id", default=None)
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,9 @@ def build_message(mail: Mail, sender: str) -> EmailMessage:
     message["From"] = sender
     message["To"] = mail.to
     message["Subject"] = mail.subject
-    message["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1].strip(">") or None)
+    domain = sender.rsplit("@", 1)[-1].strip(">") or None
+    outbox_id = OUTBOX_ID.get()
+    message["Message-ID"] = f"<{outbox_id}@{domain or 'localhost'}>" if outbox_id else make_msgid(domain=domain)
     message.set_content(mail.text)
     message.add_alternative(mail.html, subtype="html")
     return message

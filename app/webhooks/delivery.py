@@ -34,10 +34,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app.common.models import utcnow
 from app.common.schemas import format_timestamp
 from app.config import API_VERSION
+from app.events.mail import queue_mail
 from app.events.models import Event
 from app.extensions import db
 from app.integrations import outbound
-from app.queue import MAIL, WEBHOOKS, QueueUnavailable, enqueue_after_commit, jobs
+from app.queue import WEBHOOKS, QueueUnavailable, jobs
 from app.webhooks.models import Delivery, Webhook
 
 log = logging.getLogger(__name__)
@@ -289,8 +290,7 @@ def disable(webhook_id: str, reason: str, now: datetime) -> bool:
         .values(active=False, disabled_reason=reason, disabled_at=now)
         .execution_options(synchronize_session=False)).rowcount == 1
     if disabled:
-        enqueue_after_commit(MAIL, DISABLED_MAIL_JOB, webhook_id,
-                             retry_intervals=current_app.config["MAIL_JOB_RETRIES"])
+        queue_mail(DISABLED_MAIL_JOB, webhook_id)
     db.session.commit()
     if disabled:
         log.warning("webhook %s disabled: %s", webhook_id, reason)
