@@ -21,6 +21,7 @@ STATUS = {
     "INVALID_PASSWORD": 400,
     "RESUME_NOT_FOUND": 404,
     "RESUME_NOT_OWNED": 403,
+    "RESUME_CONFLICT": 409,  # a save made from a copy older than the resume (If-Match names another version)
     "INVALID_TEMPLATE": 400,
     "CONTENT_TOO_LARGE": 413,
     "EXPORT_FAILED": 500,

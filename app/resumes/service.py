@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import secrets
 
@@ -129,12 +130,25 @@ def record_created(resume: Resume) -> None:
         "template_id": resume.template.id, "created_at": format_timestamp(resume.created_at)}})
 
 
-def update_resume(user: User, resume_id: str, data: dict) -> Resume:
+def etag_of(resume: Resume) -> str:
+    """The resume's version as an entity tag: it changes with every save (``updatedAt``)."""
+    stamp = f"{resume.id}|{resume.updated_at.isoformat(timespec='microseconds')}"
+    return '"' + hashlib.sha256(stamp.encode()).hexdigest()[:20] + '"'
+
+
+def update_resume(user: User, resume_id: str, data: dict, if_match: str | None = None) -> Resume:
     """Apply the given fields (a given ``contentJson`` replaces the content). Commits.
 
-    Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
+    With ``if_match`` (the ETag of the version the save was made from, or ``*``), a save from another
+    version is refused: what it would have saved is kept as a version (cause ``conflict``, so nothing
+    typed is lost) and StaleCopy raised (the view's RESUME_CONFLICT carries the current resume).
+    Without it, the save applies whatever happened meanwhile, as before.
+
+    Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, StaleCopy, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
     """
     resume = get_owned_resume(user, resume_id)
+    if if_match is not None and if_match.strip() != "*" and etag_of(resume) not in _tags(if_match):
+        _refuse_stale_save(resume, data)
     before = versions.State.of(resume)
     if "templateId" in data and data["templateId"] != resume.template_id:
         resume.template = usable_template(user, data["templateId"])
@@ -154,6 +168,32 @@ def update_resume(user: User, resume_id: str, data: dict) -> Resume:
         record_update(resume, [field for field in UPDATE_FIELDS if field in data])
     db.session.commit()
     return resume
+
+
+def _tags(header: str) -> set[str]:
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+
+
+class StaleCopy(Exception):
+    """A save made from another version than ``resume``'s current one (the view answers RESUME_CONFLICT
+    with the current resume)."""
+
+    def __init__(self, resume: Resume):
+        super().__init__(resume.id)
+        self.resume = resume
+
+
+def _refuse_stale_save(resume: Resume, data: dict) -> None:
+    """Keep what a stale save would have saved as a ``conflict`` version, then raise StaleCopy."""
+    current = versions.State.of(resume)
+    refused = versions.State(
+        title=data.get("title", current.title), template_id=data.get("templateId", current.template_id),
+        content_json=_checked_content(data["contentJson"]) if "contentJson" in data else current.content_json,
+        sections_visibility=current.sections_visibility | data.get("sectionsVisibility", {}))
+    if refused != current:
+        versions.keep(resume.id, refused, "conflict")
+        db.session.commit()
+    raise StaleCopy(resume)
 
 
 # The fields of an update, in the order resume.updated events name them.

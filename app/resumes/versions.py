@@ -8,7 +8,10 @@ replaced the state a version keeps (``CAUSES``):
 
 - ``edit``: an update that changed one of those fields (``PUT /api/resumes/<id>``,
   the project-entry endpoints); an update that changes none of them keeps nothing;
-- ``restore``: a restore of an earlier version (the state it replaced stays restorable).
+- ``restore``: a restore of an earlier version (the state it replaced stays restorable);
+- ``conflict``: a save refused because it was made from an older copy (``If-Match`` named another
+  version): what it would have saved is kept, so nothing typed in a stale tab is lost, and the next
+  edit keeps the state it replaces whatever the folding (the other tab's work).
 
 Saves in quick succession fold: an autosaving editor saves every few seconds, and a
 version per save would bury the states worth going back to. When the resume's
@@ -32,7 +35,7 @@ from app.common.models import new_id, utcnow
 from app.extensions import db
 from app.resumes.models import Resume, ResumeVersion
 
-CAUSES = ("edit", "restore")
+CAUSES = ("edit", "restore", "conflict")
 KEEP = 100  # versions kept per resume
 # The fields a version keeps, named and ordered as ``resume.updated`` names them.
 KEPT_FIELDS = ("title", "templateId", "contentJson", "sectionsVisibility")

@@ -143,17 +143,32 @@ def dismiss_import_report(resume_id: str):
 @login_required
 @api_doc("Read a resume", tags=["resumes"], auth=True, responses={200: ("Resume", schemas.ResumeDetailSchema)})
 def get_resume(resume_id: str):
-    return ok(schemas.ResumeDetailSchema().dump(service.get_owned_resume(current_user, resume_id)))
+    resume = service.get_owned_resume(current_user, resume_id)
+    response = ok(schemas.ResumeDetailSchema().dump(resume))
+    response.headers["ETag"] = service.etag_of(resume)
+    return response
 
 
 @bp.put("/resumes/<resume:resume_id>")
 @login_required
-@api_doc("Update a resume (fields left out stay as they are)", tags=["resumes"], auth=True,
+@api_doc("Update a resume (fields left out stay as they are). With If-Match (the ETag of GET or of the last "
+         "save), a save made from another version is 409 RESUME_CONFLICT with the current resume", tags=["resumes"],
+         auth=True,
          body=schemas.ResumeUpdateSchema, responses={200: ("Updated resume", schemas.ResumeDetailSchema)})
 def update_resume(resume_id: str):
     data = json_body(schemas.ResumeUpdateSchema())
-    resume = service.update_resume(current_user, resume_id, data)
-    return ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated.")
+    try:
+        resume = service.update_resume(current_user, resume_id, data, if_match=request.headers.get("If-Match"))
+    except service.StaleCopy as stale:
+        current = stale.resume
+        raise ApiError("RESUME_CONFLICT", "This resume was changed elsewhere (another tab or device) since this copy "
+                                          "was loaded: nothing was saved. What this save held is kept in the version "
+                                          "history.",
+                       {"resume": schemas.ResumeDetailSchema().dump(current), "etag": service.etag_of(current)},
+                       headers={"ETag": service.etag_of(current)}) from None
+    response = ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated.")
+    response.headers["ETag"] = service.etag_of(resume)
+    return response
 
 
 @bp.delete("/resumes/<resume:resume_id>")

@@ -9,7 +9,8 @@ import { formatTime, resumePath, st } from "./side_common.js";
 
 const $ = (id) => document.getElementById(id);
 const LIMIT = 10;
-const CAUSES = { edit: "Replaced by an edit", restore: "Replaced by a restore" };
+const CAUSES = { edit: "Replaced by an edit", restore: "Replaced by a restore",
+                 conflict: "Not saved: made from an older copy" };
 // The fields that name an entry of each section, joined by " · " in the summary.
 const NAMES = {
   workExperience: ["position", "company"], education: ["degree", "area", "school"], projects: ["name"],
