@@ -62,9 +62,11 @@ def send(mail_id: str, due_by=None) -> str:
     (a job). Claims it first. Raises MailFailed when the attempt failed with attempts left. Returns what
     happened."""
     now = utcnow()
+    # A first attempt is due whatever the clocks say (the web process that wrote the row may be ahead of
+    # this worker's); a retry only at its time, so that a late job never makes one ahead of schedule.
+    due = or_(OutboxMail.attempts == 0, OutboxMail.next_attempt_at <= (due_by or now + DUE_TOLERANCE))
     claimed = db.session.execute(
-        update(OutboxMail).where(OutboxMail.id == mail_id, _sendable(now),
-                                 OutboxMail.next_attempt_at <= (due_by or now + DUE_TOLERANCE))
+        update(OutboxMail).where(OutboxMail.id == mail_id, _sendable(now), due)
         .values(lease_until=now + timedelta(seconds=current_app.config["MAIL_LEASE"]),
                 attempts=OutboxMail.attempts + 1)
         .execution_options(synchronize_session=False)).rowcount
