@@ -110,6 +110,7 @@ class Config:
     ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
     REFRESH_TOKEN_LIFETIME = timedelta(days=30)
     TOTP_ISSUER = "Resume Service"  # shown by authenticator apps next to the account's email
+    TWO_FACTOR_SETUP_LIFETIME = timedelta(minutes=15)  # a two-factor set-up waiting for its first code
 
     # No pool_pre_ping: its round trip on every request is replaced by a check of the socket at
     # checkout (app/common/connections.py) that also drops connections the server has closed.

@@ -118,7 +118,7 @@ def test_the_contracts_fail_on_an_import_against_the_layers(tmp_path, module, st
 USER_COLUMNS = {
     "app.users": ("email", "name", "avatar", "preferences"),
     "app.auth": ("password_hash", "auth_id", "email_verified_at", "last_login_at", "two_factor_enabled",
-                 "totp_secret", "totp_last_step"),
+                 "totp_secret", "totp_last_step", "totp_pending_secret", "totp_pending_until"),
     "app.billing": ("live_resumes", "storage_used"),
 }
 

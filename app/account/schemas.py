@@ -1,5 +1,6 @@
 """What goes over the wire for the account: the profile (GET, PUT /api/account) and its security
-(PUT /api/account/security, the set-up's confirmation) and the provider accounts linked to it."""
+(PUT /api/account/security, the two-factor set-up and its confirmation) and the provider accounts
+linked to it."""
 from __future__ import annotations
 
 import re
@@ -133,6 +134,25 @@ class SecurityResultSchema(OutputSchema):
                                                         "URI for an authenticator app (as a QR code)."})
 
 
+class TwoFactorSetupSchema(InputSchema):
+    """``currentPassword``, as for every change of the account's security."""
+
+    currentPassword = Password(required=True, validate=validate.Length(min=1, max=4096))
+
+    @post_load
+    def to_arguments(self, data, **kwargs):
+        return {"current_password": data["currentPassword"]}
+
+
+class TwoFactorSetupResultSchema(OutputSchema):
+    twoFactorEnabled = fields.Boolean(required=True,
+                                      metadata={"description": "still false: it turns on at the confirmation"})
+    otpauthUri = fields.String(required=True,
+                               metadata={"description": "the otpauth:// URI for an authenticator app (as a QR code)"})
+    secret = fields.String(required=True, metadata={"description": "the same key in base32, to type in"})
+    expiresAt = Timestamp(required=True, metadata={"description": "confirm before this, or start again"})
+
+
 class TwoFactorConfirmSchema(InputSchema):
     """A code from the authenticator app just set up: six digits (spaces, as apps show them, ignored)."""
 
@@ -147,6 +167,11 @@ class TwoFactorConfirmSchema(InputSchema):
 class TwoFactorConfirmedSchema(OutputSchema):
     twoFactorEnabled = fields.Boolean(required=True)
     confirmed = fields.Boolean(required=True)
+    backupCodes = fields.List(fields.String(), required=True,
+                              metadata={"description": "Ten single-use codes when this confirmation turned "
+                                                       "two-factor on (a set-up started with POST "
+                                                       "/api/account/two-factor/setup; shown once); empty when "
+                                                       "it was on already (PUT /api/account/security gave them)."})
 
 
 # Linked identities --------------------------------------------------------------------

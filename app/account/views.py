@@ -1,4 +1,5 @@
-"""Account endpoints: the profile, its security (password, two-factor) and linked sign-in identities.
+"""Account endpoints: the profile, its security (password, two-factor and its set-up) and linked sign-in
+identities.
 The subscription's are billing's (``app.billing.views``)."""
 from __future__ import annotations
 
@@ -38,11 +39,16 @@ def _user_key() -> str:
     return f"user:{current_user.id}" if current_user.is_authenticated else get_remote_address()
 
 
+def _current_password_limit():
+    """Wrong current passwords per user, like failed sign-ins: one counter for the security update and
+    the two-factor set-up; the per-user request limit still applies."""
+    return limiter.shared_limit(configured("CURRENT_PASSWORD"), scope="current-password", key_func=_user_key,
+                                deduct_when=failed("current_password_failed"), override_defaults=False)
+
+
 @bp.put("/account/security")
 @login_required
-# Wrong current passwords per user, like failed sign-ins; the per-user request limit still applies.
-@limiter.limit(configured("CURRENT_PASSWORD"), key_func=_user_key, deduct_when=failed("current_password_failed"),
-               scope="current-password", override_defaults=False)
+@_current_password_limit()
 @api_doc("Change your password and/or two-factor sign-in (needs currentPassword)", tags=["account"], auth=True,
          body=schemas.SecurityUpdateSchema,
          responses={200: ("What changed; backupCodes and otpauthUri when two-factor was just turned on",
@@ -65,20 +71,41 @@ def _message(result: dict) -> str:
     return " ".join(said) or "Your security settings have been saved."
 
 
+@bp.post("/account/two-factor/setup")
+@login_required
+@_current_password_limit()
+@api_doc("Start a two-factor set-up (needs currentPassword): a new key for the authenticator app, kept until "
+         "expiresAt; two-factor stays off, and sign-in asks for no code, until a code of it is confirmed",
+         tags=["account"], auth=True, body=schemas.TwoFactorSetupSchema,
+         responses={200: ("The set-up waiting for its first code", schemas.TwoFactorSetupResultSchema)})
+def start_two_factor_setup():
+    data = json_body(schemas.TwoFactorSetupSchema())
+    with counting_failures("current_password_failed", "INVALID_PASSWORD"):
+        secret, uri, until = credentials.start_two_factor_setup(current_user, **data)
+    result = {"twoFactorEnabled": False, "otpauthUri": uri, "secret": secret, "expiresAt": until}
+    return ok(schemas.TwoFactorSetupResultSchema().dump(result),
+              message="Add the account to your authenticator app, then confirm with a code from it: two-factor "
+                      "sign-in turns on then.")
+
+
 @bp.post("/account/two-factor/confirm")
 @login_required
 # Wrong codes per user, as at sign-in; the per-user request limit still applies.
 @limiter.limit(configured("TWO_FACTOR"), key_func=_user_key, deduct_when=failed("two_factor_failed"),
                scope="two-factor-confirm", override_defaults=False)
-@api_doc("Confirm a two-factor set-up with a code from the authenticator app (the code is spent)",
+@api_doc("Confirm a two-factor set-up with a code from the authenticator app (the code is spent); a set-up "
+         "started with POST /api/account/two-factor/setup turns two-factor on here",
          tags=["account"], auth=True, body=schemas.TwoFactorConfirmSchema,
-         responses={200: ("Confirmed: the authenticator app holds the secret", schemas.TwoFactorConfirmedSchema)})
+         responses={200: ("Confirmed: the authenticator app holds the secret; backupCodes when two-factor was "
+                          "just turned on", schemas.TwoFactorConfirmedSchema)})
 def confirm_two_factor():
     code = json_body(schemas.TwoFactorConfirmSchema())["code"]
     with counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
-        credentials.confirm_two_factor(current_user, code)
-    return ok(schemas.TwoFactorConfirmedSchema().dump({"twoFactorEnabled": True, "confirmed": True}),
-              message="Two-factor sign-in is set up.")
+        codes = credentials.confirm_two_factor(current_user, code)
+    result = {"twoFactorEnabled": True, "confirmed": True, "backupCodes": codes}
+    message = ("Two-factor sign-in is on: keep the backup codes somewhere safe (they are shown only once)."
+               if codes else "Two-factor sign-in is set up.")
+    return ok(schemas.TwoFactorConfirmedSchema().dump(result), message=message)
 
 
 @bp.get("/account/identities")

@@ -5,11 +5,14 @@ The page is rendered with the account's current values (``service.account_of``, 
 ``GET /api/account`` answers); every change goes through the JSON API (``static/js/account*.js``), so
 its validation and limits apply here as to any client. A saved language or theme reloads the page in it.
 
-Two-factor set-up: ``PUT /api/account/security`` turns it on and answers the otpauth URI and the backup
-codes once; the QR code of that URI is drawn here on the server with segno (``/account/two-factor/qr.svg``,
-an SVG from our own origin, as the Content-Security-Policy wants), from the stored secret, and only while
-the set-up is not confirmed (``credentials.setup_uri``): the first code the app gives
-(``POST /api/account/two-factor/confirm``) ends that, and the secret is never shown again.
+Two-factor set-up: ``POST /api/account/two-factor/setup`` starts a set-up that waits for its first code
+(two-factor stays off, so leaving or reloading the page locks nobody out); the first code the app gives
+(``POST /api/account/two-factor/confirm``) turns it on and answers the backup codes, shown then. The QR
+code is drawn here on the server with segno (``/account/two-factor/qr.svg``, an SVG from our own origin,
+as the Content-Security-Policy wants), from the secret waiting for its first code, and only until it is
+confirmed (``credentials.setup_uri``; also for two-factor turned on at once by ``PUT
+/api/account/security`` and not confirmed yet): a reloaded page shows the same set-up, and once confirmed
+the secret is never shown again.
 
 The avatar is an address elsewhere, and the Content-Security-Policy lets images come from our origin only
 (``img-src 'self' data:``), so ``/account/avatar`` fetches it for the page: through the SSRF-guarded
@@ -47,7 +50,8 @@ STRINGS = (
     "That code is not valid. Try again.", "Enter the 6-digit code from your authenticator app.",
     "Two-factor sign-in is set up.", "Two-factor sign-in is off.", "Copied.",
     "Copy failed: select the codes and copy them.",
-    "Two-factor sign-in is on but not confirmed yet. Leave anyway?",
+    "This set-up has expired. Set it up again.",
+    "Your backup codes are shown only this once. Leave anyway?",
     "This is the only way to sign in to your account. Set a password (forgot password) or link another "
     "account first.",
     "{provider} is no longer linked.", "Linked {date}", "Unlink {provider}", "Link {provider}",
@@ -64,6 +68,11 @@ AVATAR_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "W
 AVATAR_MAX_PIXELS = 16_000_000  # width x height: more is a decompression bomb, not a face
 
 
+def _setup_minutes() -> int:
+    """How long a two-factor set-up waits for its first code, in minutes (the page says it)."""
+    return int(current_app.config["TWO_FACTOR_SETUP_LIFETIME"].total_seconds() // 60)
+
+
 def _time_zones(current: str) -> list[str]:
     """IANA names people pick (Region/City, and UTC), with the account's own even if it is another."""
     zones = {zone for zone in zoneinfo.available_timezones()
@@ -75,14 +84,16 @@ def _time_zones(current: str) -> list[str]:
 @signed_in_page
 def account_page():
     account = service.account_of(current_user)
-    pending = credentials.two_factor_pending(current_user)
-    setup_secret = current_user.totp_secret if pending else None
+    setup_secret = credentials.setup_secret(current_user)
     return render_page(
         "pages/account.html", strings=STRINGS, account=account, languages=LANGUAGE_NAMES, themes=THEMES,
         time_zones=_time_zones(account.preferences["timezone"]),
         has_password=current_user.password_hash is not None,
-        two_factor_enabled=current_user.two_factor_enabled, two_factor_pending=pending,
-        setup_secret=setup_secret, providers=PROVIDERS, avatar_version=avatar_version(account.avatar))
+        two_factor_enabled=current_user.two_factor_enabled,
+        two_factor_pending=credentials.two_factor_pending(current_user),
+        two_factor_set_up=setup_secret is not None and not current_user.two_factor_enabled,
+        setup_secret=setup_secret, setup_minutes=_setup_minutes(),
+        providers=PROVIDERS, avatar_version=avatar_version(account.avatar))
 
 
 def avatar_version(url: str | None) -> str | None:

@@ -57,6 +57,10 @@ class User(UserMixin, TimestampMixin, db.Model):
                                                      server_default="0")
     totp_secret: Mapped[str | None] = mapped_column(String(64))
     totp_last_step: Mapped[int | None] = mapped_column(BigInteger)
+    # A set-up waiting for its first code (POST /api/account/two-factor/setup): the new secret and
+    # until when it may be confirmed. Two-factor stays off (sign-in asks for nothing) until then.
+    totp_pending_secret: Mapped[str | None] = mapped_column(String(64))
+    totp_pending_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     def get_id(self) -> str:
         return self.auth_id

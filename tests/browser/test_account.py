@@ -181,7 +181,7 @@ def test_two_factor_set_up_confirm_and_backup_codes_shown_once(open_as, make_use
     wait_until(lambda: qr_drawn(page))
     secret = page.locator("#tf-secret").inner_text()
     assert re.fullmatch(r"[A-Z2-7]{32}", secret)
-    expect(page.locator("#tf-state")).to_have_text("On")
+    expect(page.locator("#tf-state")).to_have_text("Off")  # on only once a code is confirmed
     expect(page.get_by_label("Code from the app")).to_be_focused()
     page.screenshot(path="/tmp/account-2fa-qr.png", full_page=True)
 
@@ -195,6 +195,7 @@ def test_two_factor_set_up_confirm_and_backup_codes_shown_once(open_as, make_use
 
     codes = page.locator("#tf-codes-list li")
     expect(codes).to_have_count(10)
+    expect(page.locator("#tf-state")).to_have_text("On")
     assert all(re.fullmatch(r"[2-9a-z]{5}-[2-9a-z]{5}", code) for code in codes.all_inner_texts())
     expect(page.locator("#tf-setup")).to_be_hidden()
     href = page.locator("#tf-download").get_attribute("href")

@@ -1,6 +1,8 @@
-// Password change, and two-factor sign-in: set up (PUT /api/account/security answers the otpauth URI
-// and the backup codes once; the page shows the server-drawn QR code), confirm with a first code
-// (POST /api/account/two-factor/confirm), then the backup codes, shown this once; and turning it off.
+// Password change, and two-factor sign-in: set up (POST /api/account/two-factor/setup answers a key
+// that waits for its first code, two-factor still off; the page shows the server-drawn QR code),
+// confirm with a first code (POST /api/account/two-factor/confirm turns it on and answers the backup
+// codes, shown this once); and turning it off (PUT /api/account/security). Leaving or reloading the
+// page mid-set-up locks nobody out: the set-up waits (the page shows it again) and then expires.
 import { request, toast } from "./api.js";
 import { t } from "./i18n.js";
 import { busy, clear, fail, failAt } from "./account-form.js";
@@ -31,8 +33,7 @@ export function initPassword() {
 }
 
 const section = document.getElementById("two-factor");
-let backupCodes = []; // held only until they are shown: the API gives them once
-let unconfirmed = false; // set up in this page and not confirmed yet: leaving would lose the codes
+let codesShown = false; // backup codes on screen, not yet marked saved: leaving would lose them
 
 function show(id, visible) {
   document.getElementById(id).hidden = !visible;
@@ -46,6 +47,25 @@ function setState(enabled) {
   show("tf-disable-form", enabled);
 }
 
+// The set-up's steps (QR code, key, code) shown or put away; two-factor's state is not touched.
+function showSetUp(secret) {
+  document.getElementById("tf-secret").textContent = secret;
+  document.getElementById("tf-qr").src = `/account/two-factor/qr.svg?at=${Date.now()}`;
+  section.dataset.setUp = "true";
+  show("tf-enable-form", false);
+  show("tf-pending-note", false);
+  show("tf-setup-note", true);
+  show("tf-setup", true);
+}
+
+function hideSetUp() {
+  section.dataset.setUp = "false";
+  section.dataset.pending = "false";
+  show("tf-setup", false);
+  document.getElementById("tf-qr").removeAttribute("src");
+  document.getElementById("tf-secret").textContent = "";
+}
+
 function showCodes(codes) {
   document.getElementById("tf-codes-list").replaceChildren(...codes.map((code) => {
     const item = document.createElement("li");
@@ -55,6 +75,7 @@ function showCodes(codes) {
   const download = document.getElementById("tf-download");
   download.href = "data:text/plain;charset=utf-8," + encodeURIComponent(codes.join("\n") + "\n");
   show("tf-codes", true);
+  codesShown = true;
   document.getElementById("tf-copy").focus();
 }
 
@@ -62,43 +83,45 @@ function hideCodes() {
   document.getElementById("tf-codes-list").replaceChildren();
   document.getElementById("tf-download").href = "#";
   show("tf-codes", false);
+  codesShown = false;
 }
 
 async function enable(form) {
-  const data = await request("PUT", "/api/account/security",
-                             { currentPassword: form.elements.currentPassword.value, twoFactorEnabled: true });
+  const data = await request("POST", "/api/account/two-factor/setup",
+                             { currentPassword: form.elements.currentPassword.value });
   form.reset();
-  backupCodes = data.backupCodes || [];
-  unconfirmed = true;
-  document.getElementById("tf-secret").textContent = new URL(data.otpauthUri).searchParams.get("secret") || "";
-  document.getElementById("tf-qr").src = `/account/two-factor/qr.svg?at=${Date.now()}`;
-  show("tf-pending-note", false);
-  show("tf-setup", true);
-  setState(true);
+  showSetUp(data.secret);
   document.getElementById("tf-code").focus();
 }
 
 async function confirm(form) {
-  await request("POST", "/api/account/two-factor/confirm", { code: form.elements.code.value });
+  let data;
+  try {
+    data = await request("POST", "/api/account/two-factor/confirm", { code: form.elements.code.value });
+  } catch (error) {
+    // The code was six digits (checked here): a validation error means no set-up waits any more
+    // (it expired, or was given up elsewhere). Start again from the password.
+    if (error.code !== "VALIDATION_ERROR" || section.dataset.enabled === "true") throw error;
+    form.reset();
+    hideSetUp();
+    setState(false);
+    toast(t("This set-up has expired. Set it up again."), "error");
+    document.getElementById("tf-enable-password").focus();
+    return;
+  }
   form.reset();
-  unconfirmed = false;
-  section.dataset.pending = "false";
-  show("tf-setup", false);
-  document.getElementById("tf-qr").removeAttribute("src");
-  document.getElementById("tf-secret").textContent = "";
+  hideSetUp();
+  setState(true);
   toast(t("Two-factor sign-in is set up."), "ok");
-  if (backupCodes.length) showCodes(backupCodes);
-  backupCodes = [];
+  if (data.backupCodes && data.backupCodes.length) showCodes(data.backupCodes);
+  else document.getElementById("tf-state").focus();
 }
 
 async function disable(form) {
   await request("PUT", "/api/account/security",
                 { currentPassword: form.elements.currentPassword.value, twoFactorEnabled: false });
   form.reset();
-  unconfirmed = false;
-  backupCodes = [];
-  section.dataset.pending = "false";
-  show("tf-setup", false);
+  hideSetUp();
   hideCodes();
   setState(false);
   toast(t("Two-factor sign-in is off."), "ok");
@@ -145,8 +168,8 @@ export function initTwoFactor() {
     document.getElementById("tf-state").focus();
   });
   window.addEventListener("beforeunload", (event) => {
-    if (!unconfirmed) return;
+    if (!codesShown) return;
     event.preventDefault();
-    event.returnValue = t("Two-factor sign-in is on but not confirmed yet. Leave anyway?");
+    event.returnValue = t("Your backup codes are shown only this once. Leave anyway?");
   });
 }
