@@ -41,6 +41,11 @@ STRINGS = (
     "{file} was read into the form, and nothing in it was left out or guessed. Compare it with the form "
     "before your first export.",
     "Page {n} of {file}", "the document", "opens in a new tab",
+    # editor_conflict.js and editor_merge.js: a save refused as made from an older copy, and the merge
+    "Not saved: changed elsewhere", "Changed in the other version", "Changed in this tab",
+    "Changed in both: choose one", "Keep yours", "Take the other version",
+    "Choose a version for each field changed in both.", "Merged. What you did not keep is in the version history.",
+    "Items", "Order of the sections", "(empty)", "Shown on the resume", "Hidden from the resume",
 )
 
 

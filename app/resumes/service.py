@@ -147,7 +147,7 @@ def update_resume(user: User, resume_id: str, data: dict, if_match: str | None =
     Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, StaleCopy, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
     """
     resume = get_owned_resume(user, resume_id)
-    if if_match is not None and if_match.strip() != "*" and etag_of(resume) not in _tags(if_match):
+    if _stale(resume, if_match):
         _refuse_stale_save(resume, data)
     before = versions.State.of(resume)
     if "templateId" in data and data["templateId"] != resume.template_id:
@@ -170,8 +170,10 @@ def update_resume(user: User, resume_id: str, data: dict, if_match: str | None =
     return resume
 
 
-def _tags(header: str) -> set[str]:
-    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+def _stale(resume: Resume, if_match: str | None) -> bool:
+    """Whether ``if_match`` (an If-Match header: tags, or ``*``) names another version than the resume's."""
+    tags = {tag.strip().removeprefix("W/") for tag in (if_match or "").split(",") if tag.strip()}
+    return if_match is not None and if_match.strip() != "*" and etag_of(resume) not in tags
 
 
 class StaleCopy(Exception):
@@ -191,7 +193,7 @@ def _refuse_stale_save(resume: Resume, data: dict) -> None:
         content_json=_checked_content(data["contentJson"]) if "contentJson" in data else current.content_json,
         sections_visibility=current.sections_visibility | data.get("sectionsVisibility", {}))
     if refused != current:
-        versions.keep(resume.id, refused, "conflict")
+        versions.keep_refused(resume.id, refused)
         db.session.commit()
     raise StaleCopy(resume)
 
@@ -265,32 +267,34 @@ def list_projects(user: User, resume_id: str) -> list[dict]:
     return get_owned_resume(user, resume_id).content_json["projects"]
 
 
-def add_project(user: User, resume_id: str, entry: dict) -> dict:
-    """Append a project entry (a new id). Commits. Raises as ``update_resume``."""
+def add_project(user: User, resume_id: str, entry: dict, if_match: str | None = None) -> tuple[dict, str]:
+    """Append a project entry (a new id). Commits. Returns the entry and the resume's new ETag.
+    Raises as ``update_resume`` (StaleCopy too, with ``if_match`` naming another version)."""
     resume = get_owned_resume(user, resume_id)
     entry = {"id": secrets.token_hex(8), **entry}
-    _replace_projects(resume, resume.content_json["projects"] + [entry])
-    return entry
+    return entry, _replace_projects(resume, resume.content_json["projects"] + [entry], if_match)
 
 
-def update_project(user: User, resume_id: str, project_id: str, changes: dict) -> dict:
-    """Apply the given fields to one entry. Commits. Raises NOT_FOUND (``details.projectId``) and as above."""
+def update_project(user: User, resume_id: str, project_id: str, changes: dict,
+                   if_match: str | None = None) -> tuple[dict, str]:
+    """Apply the given fields to one entry. Commits. Returns it and the resume's new ETag. Raises NOT_FOUND
+    (``details.projectId``) and as above."""
     resume = get_owned_resume(user, resume_id)
     projects = [dict(p) for p in resume.content_json["projects"]]
     entry = _find_project(projects, project_id)
     entry.update(changes)
     if entry.get("startDate") and entry.get("endDate") and entry["endDate"] < entry["startDate"]:
         raise ApiError("VALIDATION_ERROR", "endDate: Must not be before startDate.", {"field": "endDate"})
-    _replace_projects(resume, projects)
-    return entry
+    return entry, _replace_projects(resume, projects, if_match)
 
 
-def delete_project(user: User, resume_id: str, project_id: str) -> None:
-    """Remove one entry. Commits. Raises NOT_FOUND (``details.projectId``) and as above."""
+def delete_project(user: User, resume_id: str, project_id: str, if_match: str | None = None) -> str:
+    """Remove one entry. Commits. Returns the resume's new ETag. Raises NOT_FOUND (``details.projectId``)
+    and as above."""
     resume = get_owned_resume(user, resume_id)
     projects = resume.content_json["projects"]
     entry = _find_project(projects, project_id)
-    _replace_projects(resume, [p for p in projects if p is not entry])
+    return _replace_projects(resume, [p for p in projects if p is not entry], if_match)
 
 
 def _find_project(projects: list[dict], project_id: str) -> dict:
@@ -300,7 +304,10 @@ def _find_project(projects: list[dict], project_id: str) -> dict:
     raise ApiError("NOT_FOUND", "This project entry does not exist.", {"projectId": project_id})
 
 
-def _replace_projects(resume: Resume, projects: list[dict]) -> None:
+def _replace_projects(resume: Resume, projects: list[dict], if_match: str | None) -> str:
+    """Save the project entries (a stale ``if_match`` refuses it, as ``update_resume`` does); the new ETag."""
+    if _stale(resume, if_match):
+        _refuse_stale_save(resume, {"contentJson": {**resume.content_json, "projects": projects}})
     # A new dict: SQLAlchemy only notices a JSON column change by assignment.
     before = versions.State.of(resume)
     resume.content_json = _checked_content({**resume.content_json, "projects": projects})
@@ -309,3 +316,4 @@ def _replace_projects(resume: Resume, projects: list[dict]) -> None:
     versions.keep_edit(resume, before)
     record_update(resume, ["contentJson"])
     db.session.commit()
+    return etag_of(resume)

@@ -10,8 +10,9 @@ replaced the state a version keeps (``CAUSES``):
   the project-entry endpoints); an update that changes none of them keeps nothing;
 - ``restore``: a restore of an earlier version (the state it replaced stays restorable);
 - ``conflict``: a save refused because it was made from an older copy (``If-Match`` named another
-  version): what it would have saved is kept, so nothing typed in a stale tab is lost, and the next
-  edit keeps the state it replaces whatever the folding (the other tab's work).
+  version, through ``PUT /api/resumes/<id>`` or the project-entry endpoints): what it would have saved
+  is kept (once, when the same save is sent again), so nothing typed in a stale tab is lost, and the
+  next edit keeps the state it replaces whatever the folding (the other tab's work).
 
 Saves in quick succession fold: an autosaving editor saves every few seconds, and a
 version per save would bury the states worth going back to. When the resume's
@@ -75,6 +76,15 @@ def keep_edit(resume: Resume, before: State) -> None:
     if newest is not None and newest.cause == "edit" and utcnow() - newest.created_at < fold:
         return
     keep(resume.id, before, "edit")
+
+
+def keep_refused(resume_id: str, state: State) -> None:
+    """Keep what a refused save held (cause ``conflict``), unless the newest version holds just that (the
+    editor sends its copy once more when the person's merge drops some of it). Does not commit."""
+    newest = db.session.scalars(select(ResumeVersion).where(ResumeVersion.resume_id == resume_id)
+                                .order_by(ResumeVersion.created_at.desc()).limit(1)).first()
+    if newest is None or newest.cause != "conflict" or State.of(newest) != state:
+        keep(resume_id, state, "conflict")
 
 
 def keep(resume_id: str, state: State, cause: str) -> None:

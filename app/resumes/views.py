@@ -8,6 +8,7 @@ from flask_login import current_user, login_required
 from werkzeug.routing import BaseConverter
 
 from app.common.connections import writes_nothing
+from app.common.error_responses import render
 from app.common.http import json_body, ok
 from app.common.idempotency import idempotent
 from app.common.negotiation import accepts_upload, is_form_post
@@ -144,9 +145,7 @@ def dismiss_import_report(resume_id: str):
 @api_doc("Read a resume", tags=["resumes"], auth=True, responses={200: ("Resume", schemas.ResumeDetailSchema)})
 def get_resume(resume_id: str):
     resume = service.get_owned_resume(current_user, resume_id)
-    response = ok(schemas.ResumeDetailSchema().dump(resume))
-    response.headers["ETag"] = service.etag_of(resume)
-    return response
+    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume)), service.etag_of(resume))
 
 
 @bp.put("/resumes/<resume:resume_id>")
@@ -157,18 +156,24 @@ def get_resume(resume_id: str):
          body=schemas.ResumeUpdateSchema, responses={200: ("Updated resume", schemas.ResumeDetailSchema)})
 def update_resume(resume_id: str):
     data = json_body(schemas.ResumeUpdateSchema())
-    try:
-        resume = service.update_resume(current_user, resume_id, data, if_match=request.headers.get("If-Match"))
-    except service.StaleCopy as stale:
-        current = stale.resume
-        raise ApiError("RESUME_CONFLICT", "This resume was changed elsewhere (another tab or device) since this copy "
-                                          "was loaded: nothing was saved. What this save held is kept in the version "
-                                          "history.",
-                       {"resume": schemas.ResumeDetailSchema().dump(current), "etag": service.etag_of(current)},
-                       headers={"ETag": service.etag_of(current)}) from None
-    response = ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated.")
-    response.headers["ETag"] = service.etag_of(resume)
+    resume = service.update_resume(current_user, resume_id, data, if_match=request.headers.get("If-Match"))
+    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated."), service.etag_of(resume))
+
+
+def _tagged(response: Response, etag: str) -> Response:
+    """``response`` with the resume's version as its ETag (the If-Match of the next save)."""
+    response.headers["ETag"] = etag
     return response
+
+
+@bp.errorhandler(service.StaleCopy)
+def _stale_copy(stale: service.StaleCopy):
+    """A save made from another version than the resume's (If-Match): 409 RESUME_CONFLICT with the resume."""
+    current, etag = stale.resume, service.etag_of(stale.resume)
+    return render(ApiError("RESUME_CONFLICT", "This resume was changed elsewhere (another tab or device) since this "
+                           "copy was loaded: nothing was saved. What this save held is kept in the version history.",
+                           {"resume": schemas.ResumeDetailSchema().dump(current), "etag": etag},
+                           headers={"ETag": etag}))
 
 
 @bp.delete("/resumes/<resume:resume_id>")
@@ -238,7 +243,7 @@ def get_version(resume_id: str, version_id: str):
          responses={200: ("The restored resume", schemas.ResumeDetailSchema)})
 def restore_version(resume_id: str, version_id: str):
     resume = history.restore(current_user, resume_id, version_id)
-    return ok(schemas.ResumeDetailSchema().dump(resume), message="Version restored.")
+    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume), message="Version restored."), service.etag_of(resume))
 
 
 @bp.get("/resumes/<resume_id>/projects")
@@ -252,29 +257,33 @@ def list_projects(resume_id: str):
 
 @bp.post("/resumes/<resume_id>/projects")
 @login_required
-@api_doc("Add a project entry", tags=["projects"], auth=True, body=schemas.ProjectInputSchema,
-         responses={201: ("Created entry", schemas.ProjectOutputSchema)})
+@api_doc("Add a project entry (If-Match and ETag as for PUT /api/resumes/<id>)", tags=["projects"], auth=True,
+         body=schemas.ProjectInputSchema, responses={201: ("Created entry", schemas.ProjectOutputSchema)})
 def add_project(resume_id: str):
-    entry = service.add_project(current_user, resume_id, json_body(schemas.ProjectInputSchema()))
-    return ok(schemas.ProjectOutputSchema().dump(entry), status=201, message="Project added.")
+    entry, etag = service.add_project(current_user, resume_id, json_body(schemas.ProjectInputSchema()),
+                                      if_match=request.headers.get("If-Match"))
+    return _tagged(ok(schemas.ProjectOutputSchema().dump(entry), status=201, message="Project added."), etag)
 
 
 @bp.put("/resumes/<resume_id>/projects/<project_id>")
 @login_required
-@api_doc("Change a project entry (fields left out stay)", tags=["projects"], auth=True,
-         body=schemas.ProjectInputSchema, responses={200: ("Updated entry", schemas.ProjectOutputSchema)})
+@api_doc("Change a project entry (fields left out stay; If-Match and ETag as for PUT /api/resumes/<id>)",
+         tags=["projects"], auth=True, body=schemas.ProjectInputSchema,
+         responses={200: ("Updated entry", schemas.ProjectOutputSchema)})
 def update_project(resume_id: str, project_id: str):
     changes = json_body(schemas.ProjectInputSchema(partial=True))
-    entry = service.update_project(current_user, resume_id, project_id, changes)
-    return ok(schemas.ProjectOutputSchema().dump(entry), message="Project updated.")
+    entry, etag = service.update_project(current_user, resume_id, project_id, changes,
+                                         if_match=request.headers.get("If-Match"))
+    return _tagged(ok(schemas.ProjectOutputSchema().dump(entry), message="Project updated."), etag)
 
 
 @bp.delete("/resumes/<resume_id>/projects/<project_id>")
 @login_required
-@api_doc("Remove a project entry", tags=["projects"], auth=True, responses={200: ("Removed", None)})
+@api_doc("Remove a project entry (If-Match and ETag as for PUT /api/resumes/<id>)", tags=["projects"], auth=True,
+         responses={200: ("Removed", None)})
 def delete_project(resume_id: str, project_id: str):
-    service.delete_project(current_user, resume_id, project_id)
-    return ok(message="Project removed.")
+    etag = service.delete_project(current_user, resume_id, project_id, if_match=request.headers.get("If-Match"))
+    return _tagged(ok(message="Project removed."), etag)
 
 
 # Export ---------------------------------------------------------------------

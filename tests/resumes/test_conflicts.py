@@ -2,7 +2,8 @@
 (If-Match with the ETag of GET or of the last save), and one made from an older copy is refused with
 409 RESUME_CONFLICT and the current resume; what it held is kept in the version history, and the state
 the next save replaces is kept too, whatever the folding. A client that sends no If-Match keeps the
-last-write-wins behaviour."""
+last-write-wins behaviour. The project-entry endpoints take If-Match too, and they and a restore answer
+the new ETag (the editor's merge is tested in tests/browser/test_editor_conflicts.py)."""
 from __future__ import annotations
 
 from app.resumes.models import ResumeVersion
@@ -63,3 +64,52 @@ def test_if_match_any_and_a_list_of_tags(client, owner, resume_id):
     refused = _put(client, resume_id, {"title": "Nothing changes"}, etag)
     assert refused.status_code == 409
     assert client.get(f"/api/resumes/{resume_id}").get_json()["data"]["title"] == "Listed"
+
+
+def test_the_project_entry_endpoints_answer_an_etag_and_honour_if_match(client, owner, resume_id, query):
+    """The editor saves a project entry alone through these: each names the version it was made from too,
+    and answers the new one, so the editor's next save is not taken for a stale one."""
+    projects = f"/api/resumes/{resume_id}/projects"
+    etag = client.get(f"/api/resumes/{resume_id}").headers["ETag"]
+    added = client.post(projects, json={"name": "Engine"}, headers={"If-Match": etag})
+    assert added.status_code == 201 and added.headers["ETag"] not in (None, etag)
+    entry = added.get_json()["data"]
+    assert client.get(f"/api/resumes/{resume_id}").headers["ETag"] == added.headers["ETag"]
+    changed = client.put(f"{projects}/{entry['id']}", json={"name": "Loom"},
+                         headers={"If-Match": added.headers["ETag"]})
+    assert changed.status_code == 200 and changed.get_json()["data"]["name"] == "Loom"
+
+    stale = client.put(f"{projects}/{entry['id']}", json={"name": "Stale"}, headers={"If-Match": etag})
+    assert stale.status_code == 409 and stale.get_json()["code"] == "RESUME_CONFLICT"
+    assert stale.get_json()["details"]["etag"] == changed.headers["ETag"]
+    assert stale.get_json()["details"]["resume"]["contentJson"]["projects"][0]["name"] == "Loom"
+    assert client.delete(f"{projects}/{entry['id']}", headers={"If-Match": etag}).status_code == 409
+    assert client.post(projects, json={"name": "Late"}, headers={"If-Match": etag}).status_code == 409
+    assert [p["name"] for p in client.get(projects).get_json()["data"]] == ["Loom"]        # nothing changed
+    refused = query(lambda s: [[p["name"] for p in v.content_json["projects"]] for v in s.query(ResumeVersion)
+                               .filter_by(resume_id=resume_id, cause="conflict").order_by(ResumeVersion.created_at)])
+    assert refused == [["Stale"], [], ["Loom", "Late"]]       # each refused save, as it would have been
+
+    removed = client.delete(f"{projects}/{entry['id']}", headers={"If-Match": changed.headers["ETag"]})
+    assert removed.status_code == 200 and removed.headers["ETag"] != changed.headers["ETag"]
+    assert client.delete(f"{projects}/x", headers={"If-Match": removed.headers["ETag"]}).status_code == 404
+
+
+def test_a_restore_answers_the_restored_versions_etag(client, owner, resume_id):
+    assert _put(client, resume_id, {"title": "Changed"}).status_code == 200
+    [version] = client.get(f"/api/resumes/{resume_id}/versions").get_json()["data"]
+    restored = client.post(f"/api/resumes/{resume_id}/versions/{version['id']}/restore")
+    assert restored.status_code == 200
+    assert restored.headers["ETag"] == client.get(f"/api/resumes/{resume_id}").headers["ETag"]
+    assert _put(client, resume_id, {"title": "Next"}, restored.headers["ETag"]).status_code == 200
+
+
+def test_the_same_refused_save_sent_again_is_kept_once(client, owner, resume_id, query):
+    etag = client.get(f"/api/resumes/{resume_id}").headers["ETag"]
+    assert _put(client, resume_id, {"title": "Tab A"}, etag).status_code == 200
+    for _ in range(2):
+        assert _put(client, resume_id, {"title": "Tab B"}, etag).status_code == 409
+    assert _put(client, resume_id, {"title": "Tab B, more"}, etag).status_code == 409
+    refused = query(lambda s: [v.title for v in s.query(ResumeVersion).filter_by(resume_id=resume_id, cause="conflict")
+                               .order_by(ResumeVersion.created_at)])
+    assert refused == ["Tab B", "Tab B, more"]

@@ -3,9 +3,10 @@
 import { t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, headers = null) {
     super(body?.error || t("Something went wrong. Try again."));
     this.status = status;
+    this.headers = headers; // the answer's headers (a Headers object), none without an answer
     this.code = body?.code || "NETWORK_ERROR";
     this.details = body?.details || {};
     this.field = this.details.field || null; // the field an error belongs to, if the API named one
@@ -21,8 +22,11 @@ const MESSAGES = {
 // request("PUT", "/api/resumes/1", {title: "x"}) -> data; throws ApiError.
 // With {envelope: true} the whole answer comes back (a list's "meta" beside its "data").
 // A FormData body goes as multipart/form-data (a file upload), anything else as JSON.
-export async function request(method, path, body, { signal, envelope = false } = {}) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" }, signal };
+// {headers: {...}} adds request headers (e.g. If-Match); with {withHeaders: true} the answer comes back
+// as {data, headers} (headers: the response's Headers, e.g. its ETag).
+export async function request(method, path, body,
+                              { signal, envelope = false, headers = {}, withHeaders = false } = {}) {
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers }, signal };
   if (body instanceof FormData) {
     options.body = body;
   } else if (body !== undefined) {
@@ -38,14 +42,15 @@ export async function request(method, path, body, { signal, envelope = false } =
   }
   const payload = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {
-    const error = new ApiError(response.status, payload);
+    const error = new ApiError(response.status, payload, response.headers);
     if (MESSAGES[error.code]) error.message = t(MESSAGES[error.code]);
     if (error.code === "UNAUTHENTICATED") {
       window.location.assign("/login?callbackUrl=" + encodeURIComponent(location.pathname + location.search));
     }
     throw error;
   }
-  return envelope ? payload : payload?.data ?? payload;
+  const data = envelope ? payload : payload?.data ?? payload;
+  return withHeaders ? { data, headers: response.headers } : data;
 }
 
 // Show an API error at the field its details name (an element with data-field="<name>"), or in the

@@ -2,7 +2,8 @@
 // with every input (data-field is the path of the value in the resume) and hands changes to the
 // autosave (editor_save.js). After each save the scores are shown again and "resume:saved" is
 // dispatched (by the saver) for the preview, export and share panel. Restoring an earlier version
-// (history.js) saves what was typed first, then fills the form again from the restored resume.
+// (history.js) saves what was typed first, then fills the form again from the restored resume. A save
+// refused because the resume was saved elsewhere meanwhile opens the merge dialog (editor_conflict.js).
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
 import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_entries.js";
@@ -10,6 +11,7 @@ import { SectionOrder } from "./editor_order.js";
 import { Saver } from "./editor_save.js";
 import { setUpHistory } from "./history.js";
 import { showImportReport } from "./editor_import.js";
+import { setUpConflicts } from "./editor_conflict.js";
 
 const root = document.getElementById("editor");
 const form = document.getElementById("editor-form");
@@ -28,14 +30,16 @@ function fillTemplates(select, templates) {
 
 async function start() {
   const id = root.dataset.resumeId;
-  let resume, templates;
+  let loaded, templates;
   try {
-    [resume, templates] = await Promise.all([request("GET", `/api/resumes/${encodeURIComponent(id)}`),
-                                             request("GET", "/api/templates")]);
+    [loaded, templates] = await Promise.all([
+      request("GET", `/api/resumes/${encodeURIComponent(id)}`, undefined, { withHeaders: true }),
+      request("GET", "/api/templates")]);
   } catch (error) {
     showError(error);
     return;
   }
+  const resume = loaded.data;
   const state = {};
   const select = form.querySelector('[data-field="templateId"]');
   const heading = document.title; // "Edit resume: <title> · <service>"
@@ -54,6 +58,7 @@ async function start() {
       select.value = savedTemplate;
     },
   });
+  saver.loaded(resume, loaded.headers.get("ETag"));
   const announce = (message) => { live.textContent = message; };
   const lists = new EntryLists(form, null, saver, announce);
   const order = new SectionOrder(document.getElementById("body-sections"), saver, announce);
@@ -75,6 +80,8 @@ async function start() {
 
   // ai_common.js's saved(): the AI writing reads the saved resume.
   document.addEventListener("editor:settle", (event) => event.detail(saver.settle()));
+
+  const conflicts = setUpConflicts({ saver, state, fill, announce, busy: () => form.inert });
 
   fillTemplates(select, templates);
   fill(resume);
@@ -103,8 +110,10 @@ async function start() {
       form.inert = on;
       form.setAttribute("aria-busy", String(on));
     },
-    restored(restoredResume) {
+    restored(restoredResume, etag) {
       saver.reset();
+      conflicts.reset();
+      saver.loaded(restoredResume, etag);
       fill(restoredResume);
       saver.announceSaved(restoredResume);
     },

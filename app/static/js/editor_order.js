@@ -10,6 +10,7 @@ export class SectionOrder {
     this.announce = announce;
     this.content = null;
     this.defaults = this.keys(); // the page draws the sections in the default order
+    container.dataset.defaults = this.defaults.join(" "); // the order of a resume that keeps none (editor_merge.js)
     container.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-move-section]");
       if (button) this.move(button);

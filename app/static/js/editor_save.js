@@ -6,8 +6,13 @@
 // while the rest still saves. Project entries go through the project-entry endpoints when only
 // they changed; a change elsewhere in contentJson sends the whole content (entries included).
 // settle() saves everything now (before a version is restored); reset() forgets what was unsaved.
+// Every save names the version it was made from (If-Match: the ETag of the load or of the last save, as
+// each answer gives it). One refused because the resume was saved elsewhere meanwhile (409
+// RESUME_CONFLICT) stops the autosave: onConflict() lets the person merge (editor_conflict.js), and
+// resolved() saves the merge, made from the other version.
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
+import { FIELDS, same, snapshot } from "./editor_merge.js";
 
 const DEBOUNCE_MS = 800;
 const MAX_BACKOFF_MS = 30_000;
@@ -27,14 +32,24 @@ export class Saver {
     this.running = false;
     this.again = false;          // a save was asked for while one was running
     this.timer = null;           // the debounce or the next retry
+    this.etag = null;            // the version this tab's state was loaded or last saved as (If-Match)
+    this.base = null;            // that version's fields (editor_merge.snapshot): a merge's common base
+    this.conflict = null;        // {resume, etag}: the version saved elsewhere; no saving until merged
+    this.onConflict = () => {};
     window.addEventListener("beforeunload", (event) => {
       if (this.pending()) { event.preventDefault(); event.returnValue = ""; }
     });
   }
 
+  // The resume as loaded (GET, a restore) and the ETag it came with.
+  loaded(resume, etag) {
+    this.etag = etag || null;
+    this.base = snapshot(resume);
+  }
+
   pending() {
-    return this.running || this.timer !== null || this.dirty.size > 0 || this.projects.size > 0
-      || this.ops.length > 0;
+    return this.conflict !== null || this.running || this.timer !== null || this.dirty.size > 0
+      || this.projects.size > 0 || this.ops.length > 0;
   }
 
   // A field at `path` changed (e.g. "contentJson.projects.2.name", "sectionsVisibility.skills").
@@ -64,8 +79,10 @@ export class Saver {
   }
 
   schedule(delay) {
-    this.show("saving", t("Saving…"));
     clearTimeout(this.timer);
+    this.timer = null;
+    if (this.conflict) { this.show("conflict", t("Not saved: changed elsewhere")); return; }
+    this.show("saving", t("Saving…"));
     this.timer = setTimeout(() => { this.timer = null; this.flush(); }, delay);
   }
 
@@ -75,6 +92,7 @@ export class Saver {
   }
 
   flush() {
+    if (this.conflict) return Promise.resolve();
     if (this.running) { this.again = true; return this.current; }
     this.current = this.run();
     return this.current;
@@ -83,11 +101,11 @@ export class Saver {
   // Save what is unsaved now; true once everything is saved, false when something could not be
   // (a refused value, or no answer: its retry stays scheduled).
   async settle() {
-    while (this.running || this.unsent()) {
+    while (!this.conflict && (this.running || this.unsent())) {
       await (this.running ? this.current : this.flush());
       if (this.failures) return false;
     }
-    return this.held.size === 0;
+    return this.held.size === 0 && !this.conflict;
   }
 
   // Forget every unsaved change (the resume was replaced, e.g. by a restored version).
@@ -96,6 +114,7 @@ export class Saver {
     this.timer = null;
     this.again = false;
     this.failures = 0;
+    this.conflict = null;
     for (const set of [this.dirty, this.projects, this.held]) set.clear();
     this.ops = [];
     clearErrors();
@@ -123,7 +142,12 @@ export class Saver {
         await this.putProject(entry);
         read = true;
       }
-      if (read) saved = await request("GET", this.path);
+      if (read) {
+        const answer = await request("GET", this.path, undefined, { withHeaders: true });
+        saved = answer.data;
+        // the version the entries were saved as: the base (a save made elsewhere since is found by the next)
+        if (answer.headers.get("ETag") === this.etag) this.base = snapshot(saved);
+      }
       this.failures = 0;
       if (this.held.size === 0) clearErrors();
       if (saved) this.announceSaved(saved);
@@ -131,6 +155,13 @@ export class Saver {
       failure = error;
     } finally {
       this.running = false;
+    }
+    if (failure?.code === "RESUME_CONFLICT") {
+      this.conflict = { resume: failure.details.resume, etag: failure.details.etag };
+      this.again = false;
+      this.schedule(0); // says so, and saves nothing
+      this.onConflict();
+      return;
     }
     if (failure && isTransient(failure)) {
       const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.failures);
@@ -161,17 +192,19 @@ export class Saver {
       const { id, ...fields } = op.entry;
       this.projects.delete(op.entry); // its fields go out now
       try {
-        const created = await this.attempt(() => request("POST", projects, fields), op.entry);
+        const created = await this.attempt(() => this.send("POST", projects, fields), op.entry);
         op.entry.id = created.id;
+        this.base.contentJson.projects.push(structuredClone(created));
       } catch (error) {
-        if (!isTransient(error)) { this.ops.shift(); this.held.add(op.entry); }
+        if (!isTransient(error) && !isConflict(error)) { this.ops.shift(); this.held.add(op.entry); }
         throw error;
       }
     } else if (op.entry.id) {
       try {
-        await request("DELETE", `${projects}/${encodeURIComponent(op.entry.id)}`);
+        await this.send("DELETE", `${projects}/${encodeURIComponent(op.entry.id)}`);
+        this.base.contentJson.projects = this.base.contentJson.projects.filter((p) => p.id !== op.entry.id);
       } catch (error) {
-        if (error.status !== 404 && isTransient(error)) throw error; // otherwise gone, or not ours: done
+        if (isConflict(error) || (error.status !== 404 && isTransient(error))) throw error; // else gone: done
       }
     }
   }
@@ -185,14 +218,19 @@ export class Saver {
     entries.forEach((entry) => this.projects.delete(entry)); // the whole content carries them
     // custom sections sent without an id get the server's (by their place in what was sent)
     const sections = keys.includes("contentJson") ? [...(this.state.contentJson.customSections || [])] : [];
+    const projects = keys.includes("contentJson") ? [...(this.state.contentJson.projects || [])] : [];
     try {
-      const saved = await request("PUT", this.path, JSON.parse(JSON.stringify(body)));
+      const saved = await this.send("PUT", this.path, JSON.parse(JSON.stringify(body)));
       sections.forEach((section, index) => { section.id ??= saved.contentJson.customSections?.[index]?.id; });
+      projects.forEach((entry, index) => { entry.id ??= saved.contentJson.projects[index]?.id; }); // after a merge
+      this.base = snapshot(saved);
       return saved;
     } catch (error) {
       keys.forEach((key) => this.dirty.add(key));
       entries.forEach((entry) => this.projects.add(entry));
-      if (error.code === "INVALID_TEMPLATE") { // not the person's to use: back to the saved one
+      if (isConflict(error)) {
+        // saved by the merge
+      } else if (error.code === "INVALID_TEMPLATE") { // not the person's to use: back to the saved one
         error.field = "templateId";
         this.dirty.delete("templateId");
         this.revertTemplate();
@@ -208,11 +246,50 @@ export class Saver {
     this.projects.delete(entry);
     const { id, ...fields } = entry;
     try {
-      await this.attempt(() => request("PUT", `${this.path}/projects/${encodeURIComponent(id)}`, fields), entry);
+      const saved = await this.attempt(() => this.send("PUT", `${this.path}/projects/${encodeURIComponent(id)}`,
+                                                       fields), entry);
+      this.base.contentJson.projects = this.base.contentJson.projects.map((p) => (p.id === id ? saved : p));
     } catch (error) {
       this.projects.add(entry);
-      if (!isTransient(error)) this.held.add(entry);
+      if (!isTransient(error) && !isConflict(error)) this.held.add(entry);
       throw error;
+    }
+  }
+
+  // A request that changes the resume, made from the version this tab has (If-Match); its answer's ETag
+  // names the version to make the next one from.
+  async send(method, path, body) {
+    const headers = this.etag ? { "If-Match": this.etag } : {};
+    const answer = await request(method, path, body, { headers, withHeaders: true });
+    this.etag = answer.headers.get("ETag") || this.etag;
+    return answer.data;
+  }
+
+  // The person merged this tab's version with the one saved elsewhere (this.conflict): apply() puts the
+  // merge in the state, and what differs from the other version is saved, made from it. `keep` (this
+  // tab's fields, when the merge leaves some of them out) is sent first from the old copy: refused, it is
+  // kept in the version history.
+  async resolved(apply, keep = null) {
+    apply();
+    if (keep && this.etag) {
+      const body = Object.fromEntries(["title", "templateId", "contentJson", "sectionsVisibility"]
+        .map((key) => [key, keep[key]]));
+      await request("PUT", this.path, body, { headers: { "If-Match": this.etag } }).catch(() => null);
+    }
+    const { resume, etag } = this.conflict;
+    this.conflict = null;
+    this.etag = etag;
+    this.base = snapshot(resume);
+    this.ops = [];
+    this.failures = 0;
+    for (const set of [this.dirty, this.projects, this.held]) set.clear();
+    clearErrors();
+    for (const key of FIELDS) if (!same(this.state[key], this.base[key])) this.dirty.add(key);
+    if (this.dirty.size) {
+      this.schedule(0);
+    } else {
+      this.show("saved", t("Saved"));
+      this.announceSaved(resume);
     }
   }
 
@@ -233,6 +310,10 @@ export class Saver {
     this.onSaved(resume);
     document.dispatchEvent(new CustomEvent("resume:saved", { detail: resume }));
   }
+}
+
+function isConflict(error) {
+  return error.code === "RESUME_CONFLICT";
 }
 
 function isTransient(error) {

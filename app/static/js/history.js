@@ -158,8 +158,9 @@ async function restore() {
       return;
     }
     say(st("Restoring…"));
-    const resume = await request("POST", `${resumePath}/versions/${encodeURIComponent(id)}/restore`);
-    editor.restored(resume);
+    const answer = await request("POST", `${resumePath}/versions/${encodeURIComponent(id)}/restore`, undefined,
+                                 { withHeaders: true });
+    editor.restored(answer.data, answer.headers.get("ETag"));
     $("history-preview").hidden = true;
     selected = null;
     await load();
@@ -181,7 +182,7 @@ function toggle() {
   if (open) load();
 }
 
-// hooks: {settle() -> Promise<boolean>, busy(on), restored(resume), sections: body section keys in default order}
+// hooks: {settle() -> Promise<boolean>, busy(on), restored(resume, etag), sections: body section keys in default order}
 export function setUpHistory(hooks) {
   editor = hooks;
   if (!$("history-toggle")) return;
