@@ -55,6 +55,16 @@ def pdf_font_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(env.get("PDF_FONT_DIR") or Path(sys.prefix) / "share" / "resume-fonts").resolve()
 
 
+RENDER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHAINLP_READ_ONLY")
+
+
+def render_environment(font_dir: str) -> dict[str, str]:
+    """The whole environment of the processes that draw previews (``app.documents.renderers``): a few
+    harmless variables of this one (no secret) and ``PDF_FONT_DIR``."""
+    return {**{name: os.environ[name] for name in RENDER_ENVIRONMENT if name in os.environ},
+            "PDF_FONT_DIR": font_dir}
+
+
 def thai_segmenter_read_only() -> None:
     """Tell PyThaiNLP (the PDF's Thai line breaking, ``app.documents.linebreak``) that it may not write:
     otherwise it makes ``~/pythainlp-data`` on first use, and a PaaS's home may not be writable. It
@@ -148,6 +158,8 @@ class Config:
     EXPORT_LINK_LIFETIME = timedelta(hours=24)  # downloadUrl's validity; the file is deleted after it
     EXPORT_CLEANUP_INTERVAL = 600  # seconds between runs of the job that deletes expired files
     PHOTO_FETCH_TIMEOUT = 5  # seconds, for the account avatar placed by includePhoto
+    PREVIEW_TIMEOUT = 10  # seconds a preview's render may take (then 422 PREVIEW_TOO_HEAVY), and may wait
+    PREVIEW_PROCESSES = 2  # child processes drawing previews, per web process (app/documents/renderers.py)
     PHOTO_MAX_BYTES = 2 * 1024 * 1024
 
     # Export storage: "local" (STORAGE_DIR, the embedded default) or "s3" (S3_BUCKET). An S3 store that
@@ -286,6 +298,8 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         WEBHOOK_ALLOW_PRIVATE_TARGETS=_bool(env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS")),
         PHOTO_ALLOW_PRIVATE_TARGETS=_bool(env.get("PHOTO_ALLOW_PRIVATE_TARGETS")),
         EXPORT_WAIT_SECONDS=_int(env, "EXPORT_WAIT_SECONDS", cfg["EXPORT_WAIT_SECONDS"]),
+        PREVIEW_TIMEOUT=_float(env, "PREVIEW_TIMEOUT", cfg["PREVIEW_TIMEOUT"]),
+        PREVIEW_PROCESSES=_int(env, "PREVIEW_PROCESSES", cfg["PREVIEW_PROCESSES"]),
         REDIS_SOCKET_TIMEOUT=_float(env, "REDIS_SOCKET_TIMEOUT", cfg["REDIS_SOCKET_TIMEOUT"]),
         REDIS_RETRY_AFTER=_int(env, "REDIS_RETRY_AFTER", cfg["REDIS_RETRY_AFTER"]),
         EXPORT_CLEANUP_INTERVAL=_int(env, "EXPORT_CLEANUP_INTERVAL", cfg["EXPORT_CLEANUP_INTERVAL"]),

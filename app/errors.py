@@ -52,6 +52,7 @@ STATUS = {
     "IDEMPOTENCY_KEY_REUSED": 409,  # an Idempotency-Key sent again with another request (app.common.idempotency)
     "IDEMPOTENCY_KEY_IN_USE": 409,  # an Idempotency-Key whose first request is still running
     "IMPORT_UNREADABLE": 422,  # an imported file of a known kind that cannot be read (details.reason)
+    "PREVIEW_TOO_HEAVY": 422,  # a preview whose render took longer than PREVIEW_TIMEOUT (details.seconds)
     "PLAN_UPGRADE_REQUIRED": 403,  # a feature the plan does not include (AI features on FREE)
     "AI_NOT_CONFIGURED": 503,  # AI writing without AI_BASE_URL / AI_MODEL
     "AI_PROVIDER_FAILED": 502,  # the model provider failed, timed out or answered something unusable

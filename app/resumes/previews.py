@@ -1,6 +1,6 @@
 """The editor's preview: the pages of the very PDF an export produces, as PNG images.
 
-``preview(user, resume_id, options)`` renders the resume's PDF with the export job's own function
+``preview(user, resume_id, options)`` renders the resume's PDF as the export job does
 (``jobs.render_export``: the same source, the same photo fetch, the same ``documents.render``), so
 what the editor shows is what ``POST /export`` stores, page breaks included. PDFium (pypdfium2)
 draws each page ``WIDTH`` pixels wide, on demand, when the browser asks for its image.
@@ -12,10 +12,21 @@ burst of previews), and the hop through Redis adds its own wait. A preview rende
 owner saved (content at most 256 KiB), once per version: entries are cached by (resume id,
 ``updatedAt``, template, options, photo address), so the images of one version cost one render
 however often they are fetched, and nothing is stored or counted against the plan's storage.
-Renders are serialised by one lock per process: xhtml2pdf is pure Python, so two renders at once
-would take as long as one after the other anyway (the GIL), and concurrent requests for the same
-version wait for its one render instead of repeating it. PDFium is called under the thumbnails' public
-``PDFIUM_LOCK``, since it may only be used from one thread at a time.
+Renders run in child processes (``documents.renderers``: ``PREVIEW_PROCESSES`` of them per web
+process, xhtml2pdf imported once in each), so that one user's heavy document holds neither the web
+process (its GIL) nor another user's preview:
+
+- a render is bounded: past ``PREVIEW_TIMEOUT`` seconds its child is killed and the request answers
+  422 ``PREVIEW_TOO_HEAVY``; that version is remembered as too heavy for ``TOO_HEAVY_FOR`` seconds,
+  so asking again (other options, a reload) costs nothing;
+- each user renders one preview at a time (``_turn``): a user's other requests wait for their own
+  render, never take a second child, so another user always finds one free unless more users than
+  children render at once. A request that waits longer than ``PREVIEW_TIMEOUT`` for its turn or a
+  child answers 503 ``SERVICE_UNAVAILABLE`` with Retry-After;
+- concurrent requests for the same version wait for its one render instead of repeating it.
+
+PDFium draws the page images in this process, under the thumbnails' public ``PDFIUM_LOCK`` (it may
+only be used from one thread at a time): one page at a time, about 20 ms each.
 
 An image's address carries the options and ``v``, the version's hash, so the browser may keep it
 for good; an address of a version that is no longer current is answered with the current pages
@@ -27,17 +38,21 @@ import hashlib
 import io
 import logging
 import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from flask import current_app
 from marshmallow import fields, validate
 from PIL import Image
 
 from app import documents
+from app.documents import fonts, renderers
 from app.common.schemas import InputSchema, OutputSchema, Timestamp
 from app.errors import ApiError
 from app.extensions import db
-from app.resumes import jobs
+from app.resumes import exports
 from app.resumes.service import get_owned_resume
 from app.resumes.thumbnails import LRU, PDFIUM_LOCK
 from app.users.models import User
@@ -49,8 +64,14 @@ COLOURS = 128        # a page is paper, ink and an accent: a palette keeps a pag
 CACHE_SIZE = 24      # versions (a PDF and its page images, ~200 KB for two pages)
 IMAGE_CACHE_CONTROL = "private, max-age=86400, immutable"  # the address names the version
 
+TOO_HEAVY_FOR = 600  # seconds a version that took too long is answered PREVIEW_TOO_HEAVY without a render
+
 _cache = LRU(CACHE_SIZE)
-_rendering = threading.Lock()
+_too_heavy = LRU(256)  # version -> when its render was stopped (time.monotonic())
+_turns: dict[str, list] = {}  # user id -> [its lock, requests holding or waiting for it]
+_turns_lock = threading.Lock()
+_renderers: renderers.Renderers | None = None
+_renderers_lock = threading.Lock()
 
 
 class PreviewQuerySchema(InputSchema):
@@ -119,14 +140,18 @@ def preview(user: User, resume_id: str, options: dict) -> Preview:
     cached = _cache.get(version)
     if cached is not None:
         return cached
+    timeout = current_app.config["PREVIEW_TIMEOUT"]
+    _refuse_if_too_heavy(version, timeout)
     updated_at = resume.updated_at
+    source, photo = _source_of(resume_id, avatar)
     db.session.rollback()  # nothing held while it renders
-    with _rendering:
-        cached = _cache.get(version)  # another request may have rendered it while this one waited
+    with _turn(user.id, timeout):
+        cached = _cache.get(version)  # rendered while this request waited for its turn
         if cached is None:
-            pdf = _render_pdf(resume_id, options)
+            _refuse_if_too_heavy(version, timeout)
+            pdf, sizes = _render_pdf(resume_id, version, source, options, photo, timeout)
             cached = Preview(resume_id=resume_id, version=version, updated_at=updated_at, options=dict(options),
-                             pdf=pdf, sizes=_page_sizes(pdf))
+                             pdf=pdf, sizes=sizes)
             _cache.put(version, cached)
     return cached
 
@@ -149,39 +174,86 @@ def page_image(user: User, resume_id: str, number: int, options: dict, version: 
 
 def clear_cache() -> None:
     _cache.clear()
+    _too_heavy.clear()
 
 
-def _render_pdf(resume_id: str, options: dict) -> bytes:
+def _source_of(resume_id: str, avatar: str | None) -> tuple[documents.Source, documents.Photo | None]:
+    """What the export job would render (``jobs.render_export``), read in this request."""
     try:
-        return jobs.render_export(resume_id, "pdf", options)  # what the export job runs
+        source, _ = exports.export_source(resume_id)
     except LookupError:  # deleted since it was read
         raise ApiError("RESUME_NOT_FOUND", "This resume does not exist or was deleted.",
                        {"resumeId": resume_id}) from None
-    except Exception as exc:  # the export job would fail the same way: say so, log why
+    return source, exports.fetch_photo(avatar) if avatar else None
+
+
+@contextmanager
+def _turn(user_id: str, wait: float):
+    """Hold the user's one render at a time, waiting at most ``wait`` seconds for it."""
+    with _turns_lock:
+        turn = _turns.setdefault(user_id, [threading.Lock(), 0])
+        turn[1] += 1
+    try:
+        if not turn[0].acquire(timeout=wait):
+            raise _busy("Your other previews are still being drawn; this one will be drawn when they are done.")
+        try:
+            yield
+        finally:
+            turn[0].release()
+    finally:
+        with _turns_lock:
+            turn[1] -= 1
+            if not turn[1]:
+                del _turns[user_id]
+
+
+def _renderers_of_this_process() -> renderers.Renderers:
+    global _renderers
+    with _renderers_lock:
+        if _renderers is None:
+            _renderers = renderers.Renderers(current_app.config["PREVIEW_PROCESSES"])
+        return _renderers
+
+
+def _render_pdf(resume_id: str, version: str, source: documents.Source, options: dict,
+                photo: documents.Photo | None, timeout: float) -> tuple[bytes, list[tuple[int, int]]]:
+    """The PDF and each page's image size; raises PREVIEW_TOO_HEAVY, SERVICE_UNAVAILABLE, EXPORT_FAILED."""
+    page = documents.Options(page_size=options["pageSize"], margin=options["margin"],
+                             color_scheme=options["colorScheme"])
+    try:
+        rendered = _renderers_of_this_process().render(source, page, photo, font_dir=str(fonts.font_dir()),
+                                                       timeout=timeout, wait=timeout)
+    except renderers.TooSlow:
+        log.warning("preview of resume %s stopped after %s s", resume_id, timeout)
+        _too_heavy.put(version, time.monotonic())
+        raise _too_heavy_error(timeout) from None
+    except renderers.Busy:
+        raise _busy("Every preview drawer is busy right now; try again in a moment.") from None
+    except documents.DocumentError as exc:  # the export job would fail the same way: say so, log why
         log.error("preview of resume %s failed: %s", resume_id, exc)
         raise ApiError("EXPORT_FAILED", "The preview could not be drawn, and an export would fail too. "
                                         "Try again in a moment.") from None
+    return rendered.data, [(WIDTH, round(height * WIDTH / width)) for width, height in rendered.pages]
+
+
+def _refuse_if_too_heavy(version: str, timeout: float) -> None:
+    stopped = _too_heavy.get(version)
+    if stopped is not None and time.monotonic() - stopped < TOO_HEAVY_FOR:
+        raise _too_heavy_error(timeout)
+
+
+def _too_heavy_error(timeout: float) -> ApiError:
+    return ApiError("PREVIEW_TOO_HEAVY", f"This resume takes longer than {timeout:g} seconds to draw, so it "
+                                         "cannot be previewed. Very long words or entries are the usual cause: "
+                                         "shorten them and it will be drawn again.", {"seconds": timeout})
+
+
+def _busy(message: str) -> ApiError:
+    return ApiError("SERVICE_UNAVAILABLE", message, headers={"Retry-After": "5"})
 
 
 def _query_options(options: dict) -> dict:
     return {**options, "includePhoto": "true" if options["includePhoto"] else "false"}
-
-
-def _page_sizes(pdf: bytes) -> list[tuple[int, int]]:
-    import pypdfium2  # on use, as the thumbnails do
-
-    with PDFIUM_LOCK:
-        document = pypdfium2.PdfDocument(pdf)
-        try:
-            sizes = []
-            for index in range(len(document)):
-                page = document[index]
-                width, height = page.get_size()
-                sizes.append((WIDTH, round(height * WIDTH / width)))
-                page.close()
-        finally:
-            document.close()
-    return sizes
 
 
 def _rasterize(pdf: bytes, index: int, size: tuple[int, int]) -> bytes:

@@ -8,6 +8,9 @@ import { request } from "./api.js";
 import { readOptions, resumePath, st } from "./side_common.js";
 
 const DEBOUNCE_MS = 25; // saves are debounced already; this only merges a burst of them
+const RETRY_MS = 5000; // the 503's Retry-After
+const TOO_HEAVY = "This resume takes longer than {seconds} seconds to draw, so it cannot be previewed. " +
+  "Very long words or entries are the usual cause: shorten them and the preview comes back.";
 const box = document.getElementById("preview-pages");
 const note = document.getElementById("preview-state");
 let controller = null;
@@ -72,7 +75,14 @@ export async function refresh() {
     document.dispatchEvent(new CustomEvent("preview:shown", { detail: { version: preview.version } }));
   } catch (error) {
     if (signal.aborted) return; // a newer refresh took over
-    settle("failed", error.code ? error.message : st("The preview could not be drawn."));
+    if (error.code === "PREVIEW_TOO_HEAVY") {
+      settle("too-heavy", st(TOO_HEAVY, { seconds: error.details.seconds }));
+    } else if (error.status === 503) { // busy drawing (this user's other previews, or everyone's): again soon
+      settle("failed", st("Previews are busy; this one will be drawn again in a moment."));
+      timer = setTimeout(refresh, RETRY_MS);
+    } else {
+      settle("failed", error.code ? error.message : st("The preview could not be drawn."));
+    }
   }
 }
 
