@@ -9,9 +9,10 @@ at most ``wait`` seconds for one (``Busy``).
 - The children are forked from a fork server (``main``, started once with ``subprocess``; it has
   imported xhtml2pdf, ReportLab and PDFium and runs no thread), so a new child costs a fork, a few
   milliseconds, instead of the second of CPU those imports take. Children are kept between renders.
-- A render still running after ``DEMOTE_AFTER`` seconds is demoted (nice ``DEMOTED``) so that the
-  kernel runs short renders, another user's, before it whenever both want a CPU. An unprivileged
-  process cannot raise its priority again, so a demoted child is not kept for the next render.
+- A render still running after ``DEMOTE_AFTER`` seconds while another render runs is demoted (nice
+  ``DEMOTED``) so that the kernel runs the shorter one, another user's, first whenever both want a
+  CPU. An unprivileged process cannot raise its priority again, so a demoted child is not kept.
+- ``TooSlow.cpu`` tells a heavy document (it used its time) from a busy machine (it did not).
 - The fork server limits itself and its children to ``MEMORY_BYTES`` of address space. Its
   environment is ``config.render_environment``: no secret, and the font directory it was started for
   (a render for another one starts a new server).
@@ -37,6 +38,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from typing import Callable
 from pathlib import Path
 
 from app import documents
@@ -48,14 +50,19 @@ log = logging.getLogger(__name__)
 HEADER = struct.Struct("!Q")
 MEMORY_BYTES = 2 * 1024 ** 3
 START_TIMEOUT = 60  # seconds the fork server may take to import its libraries
-DEMOTE_AFTER = 0.5  # seconds: a render still running then yields the CPU to shorter ones
+DEMOTE_AFTER = 0.5  # seconds: a render still running then, beside another, yields the CPU to it
+WATCH = 0.1  # seconds between looks at a running render (to demote it)
 DEMOTED = 15  # the nice value of such a render's child
 ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the ``app`` package
 _SERVER = "import sys; sys.path.insert(0, sys.argv[1]); from app.documents.renderers import main; main()"
 
 
 class TooSlow(DocumentError):
-    """The render took longer than its ``timeout``; its child was killed."""
+    """The render took longer than its ``timeout``; its child was killed. ``cpu``: the CPU seconds it
+    had meanwhile (None where unknown): much less than the time it took means a busy machine, not
+    a heavy document."""
+
+    cpu: float | None = None
 
 
 class Busy(Exception):
@@ -139,21 +146,42 @@ class _Child:
         self.demoted = False
         self.gone = False
 
-    def render(self, request: tuple, timeout: float) -> Rendered:
+    def render(self, request: tuple, timeout: float, contended: Callable[[], bool]) -> Rendered:
+        """Raises TooSlow (with the CPU time the render had) past ``timeout`` seconds. Demoted once it
+        has run ``DEMOTE_AFTER`` seconds while ``contended()`` (another render runs beside it)."""
         started = time.monotonic()
         deadline = started + timeout
+        cpu_before = self._cpu_seconds()
         try:
             _send(self.sock, pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
-            if not select.select([self.sock], [], [], min(timeout, DEMOTE_AFTER))[0]:
-                self._demote()
-            answer = json.loads(_receive(self.sock, deadline))
-            data = _receive(self.sock, deadline)
+            while not self.demoted and not select.select([self.sock], [], [], WATCH)[0]:
+                now = time.monotonic()
+                if now >= deadline:
+                    break
+                if now - started >= DEMOTE_AFTER and contended():
+                    self._demote()
+            try:
+                answer = json.loads(_receive(self.sock, deadline))
+                data = _receive(self.sock, deadline)
+            except TooSlow as exc:
+                cpu_after = self._cpu_seconds()
+                exc.cpu = None if None in (cpu_before, cpu_after) else cpu_after - cpu_before
+                raise
         except (OSError, EOFError) as exc:  # it died: killed by the kernel for its memory, or crashed
             self.gone = True
             raise DocumentError(f"the render process ended: {exc}") from None
         if "error" in answer:
             raise DocumentError(str(answer["error"]))
         return Rendered(data=data, pages=[(float(w), float(h)) for w, h in answer["pages"]])
+
+    def _cpu_seconds(self) -> float | None:
+        """The CPU time the child has used (Linux's /proc), or None where that cannot be read."""
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        except (OSError, ValueError, IndexError):
+            return None
 
     def _demote(self) -> None:
         try:
@@ -178,6 +206,8 @@ class Renderers:
     def __init__(self, size: int) -> None:
         self.size = size
         self._free = threading.BoundedSemaphore(size)
+        self._busy = 0  # renders running now
+        self._busy_lock = threading.Lock()
         self._idle: list[_Child] = []
         self._server: _ForkServer | None = None
         self._lock = threading.Lock()
@@ -189,10 +219,11 @@ class Renderers:
         within ``wait`` seconds, DocumentError when it cannot be rendered."""
         if not self._free.acquire(timeout=wait):
             raise Busy()
+        self._count(1)
         try:
             child = self._take(font_dir)
             try:
-                rendered = child.render(("pdf", source, options, photo), timeout)
+                rendered = child.render(("pdf", source, options, photo), timeout, lambda: self._busy > 1)
             except BaseException as exc:
                 if isinstance(exc, DocumentError) and not isinstance(exc, TooSlow) and not child.gone:
                     self._give_back(child)  # the document's own failure: the child is fine
@@ -202,7 +233,12 @@ class Renderers:
             self._give_back(child)
             return rendered
         finally:
+            self._count(-1)
             self._free.release()
+
+    def _count(self, change: int) -> None:
+        with self._busy_lock:
+            self._busy += change
 
     def close(self) -> None:
         with self._lock:

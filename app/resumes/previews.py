@@ -18,7 +18,9 @@ process (its GIL) nor another user's preview:
 
 - a render is bounded: past ``PREVIEW_TIMEOUT`` seconds its child is killed and the request answers
   422 ``PREVIEW_TOO_HEAVY``; that version is remembered as too heavy for ``TOO_HEAVY_FOR`` seconds,
-  so asking again (other options, a reload) costs nothing;
+  so asking again (other options, a reload) costs nothing. Unless the render had less than
+  ``BUSY_SHARE`` of that time on a CPU: then the machine was too busy to tell, and the answer is 503
+  ``SERVICE_UNAVAILABLE`` with Retry-After, remembering nothing;
 - each user renders one preview at a time (``_turn``): a user's other requests wait for their own
   render, never take a second child, so another user always finds one free unless more users than
   children render at once. A request that waits longer than ``PREVIEW_TIMEOUT`` for its turn or a
@@ -65,6 +67,7 @@ CACHE_SIZE = 24      # versions (a PDF and its page images, ~200 KB for two page
 IMAGE_CACHE_CONTROL = "private, max-age=86400, immutable"  # the address names the version
 
 TOO_HEAVY_FOR = 600  # seconds a version that took too long is answered PREVIEW_TOO_HEAVY without a render
+BUSY_SHARE = 0.2  # a render stopped with less CPU than this share of PREVIEW_TIMEOUT was starved: 503, not 422
 
 _cache = LRU(CACHE_SIZE)
 _too_heavy = LRU(256)  # version -> when its render was stopped (time.monotonic())
@@ -223,7 +226,11 @@ def _render_pdf(resume_id: str, version: str, source: documents.Source, options:
     try:
         rendered = _renderers_of_this_process().render(source, page, photo, font_dir=str(fonts.font_dir()),
                                                        timeout=timeout, wait=timeout)
-    except renderers.TooSlow:
+    except renderers.TooSlow as exc:
+        if exc.cpu is not None and exc.cpu < BUSY_SHARE * timeout:  # the machine was busy, not the document
+            log.warning("preview of resume %s stopped after %s s with %.1f s of CPU: busy", resume_id, timeout,
+                        exc.cpu)
+            raise _busy("The server is busy; the preview will be drawn again in a moment.") from None
         log.warning("preview of resume %s stopped after %s s", resume_id, timeout)
         _too_heavy.put(version, time.monotonic())
         raise _too_heavy_error(timeout) from None

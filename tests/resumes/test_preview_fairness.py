@@ -2,6 +2,9 @@
 PREVIEW_TIMEOUT, and no user's preview waits behind another user's (app/documents/renderers.py)."""
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import threading
 import time
 
@@ -46,14 +49,14 @@ def light_resume(client, templates) -> str:
 
 
 def test_a_preview_too_heavy_to_draw_is_a_clear_answer_within_its_bound(app, client, heavy, monkeypatch, caplog):
-    monkeypatch.setitem(app.config, "PREVIEW_TIMEOUT", 2)
+    monkeypatch.setitem(app.config, "PREVIEW_TIMEOUT", 4)
     started = time.monotonic()
     response = client.get(f"/api/resumes/{heavy}/preview")
     took = time.monotonic() - started
     assert response.status_code == 422, response.get_json()
     body = response.get_json()
-    assert body["code"] == "PREVIEW_TOO_HEAVY" and body["details"] == {"seconds": 2}
-    assert "longer than 2 seconds" in body["error"]
+    assert body["code"] == "PREVIEW_TOO_HEAVY" and body["details"] == {"seconds": 4}
+    assert "longer than 4 seconds" in body["error"]
     assert took < 15  # drawn whole, it takes about 30 s
     # asked again (a reload, the editor's retry) it is not drawn again, nor is the page's image (not a 500)
     again = client.get(f"/api/resumes/{heavy}/preview")
@@ -89,7 +92,8 @@ def test_no_user_waits_behind_another_users_heavy_preview(app, client, heavy, ma
         assert asking.is_alive()  # the other user's preview answered while the heavy one was still drawn
     finally:
         asking.join(timeout=60)
-    assert heavy_answer["response"].status_code == 422
+    # stopped at its bound: too heavy, or (it yielded its CPU to the other render) the machine too busy to tell
+    assert heavy_answer["response"].get_json()["code"] in ("PREVIEW_TOO_HEAVY", "SERVICE_UNAVAILABLE")
 
 
 def test_a_users_own_previews_take_turns_and_a_long_wait_is_a_503(app, owner, heavy, monkeypatch):
@@ -110,6 +114,52 @@ def test_a_users_own_previews_take_turns_and_a_long_wait_is_a_503(app, owner, he
         thread.join(timeout=60)
     codes = sorted(response.get_json()["code"] for response in answers)
     # one drew (and was stopped at 3 s); those that waited their turn longer than that were told to retry
-    assert "PREVIEW_TOO_HEAVY" in codes and "SERVICE_UNAVAILABLE" in codes, codes
+    assert len(codes) == 3 and codes.count("SERVICE_UNAVAILABLE") >= 1, codes
+    assert set(codes) <= {"PREVIEW_TOO_HEAVY", "SERVICE_UNAVAILABLE"}, codes
     retry = next(r for r in answers if r.get_json()["code"] == "SERVICE_UNAVAILABLE")
     assert retry.status_code == 503 and retry.headers["Retry-After"] == "5"
+
+
+def render_children() -> list[int]:
+    """This process's preview render children: the processes forked by its render fork server."""
+    def parent_of(pid: str) -> int | None:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                return int(stat.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def command_of(pid: str) -> bytes:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                return cmdline.read()
+        except OSError:
+            return b""
+
+    pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    servers = {int(pid) for pid in pids
+               if parent_of(pid) == os.getpid() and b"app.documents.renderers" in command_of(pid)}
+    return [int(pid) for pid in pids if parent_of(pid) in servers]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="the render's CPU time is read from Linux's /proc")
+def test_a_render_starved_of_cpu_is_a_busy_503_not_a_heavy_document(app, client, owner, templates, monkeypatch):
+    monkeypatch.setitem(app.config, "PREVIEW_TIMEOUT", 2)
+    light = light_resume(client, templates)
+    assert client.get(f"/api/resumes/{light}/preview").status_code == 200  # the render processes are up
+    assert client.put(f"/api/resumes/{light}", json={"title": "Light, again"}).status_code == 200
+    children = render_children()
+    assert children
+    for pid in children:  # a machine so busy that the render gets no CPU at all
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        response = client.get(f"/api/resumes/{light}/preview")
+    finally:
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+    assert response.status_code == 503, response.get_json()
+    assert response.get_json()["code"] == "SERVICE_UNAVAILABLE" and response.headers["Retry-After"] == "5"
+    # not remembered as too heavy: asked again, the same version is drawn
+    again = client.get(f"/api/resumes/{light}/preview")
+    assert again.status_code == 200, again.get_json()
