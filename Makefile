@@ -35,7 +35,7 @@ run: install
 ## PostgreSQL and Redis; each worker gets a database of its own)
 test: install-dev
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS)
 
 ## The inner loop: the same, less the slow kinds (real browser, generated contract requests, document matrices)
 test-quick: install-dev
