@@ -121,6 +121,10 @@ class Config:
     REFRESH_TOKEN_LIFETIME = timedelta(days=30)
     TOTP_ISSUER = "Resume Service"  # shown by authenticator apps next to the account's email
     TWO_FACTOR_SETUP_LIFETIME = timedelta(minutes=15)  # a two-factor set-up waiting for its first code
+    # Passkeys (WebAuthn): the relying party's id and origin are BASE_URL's host and origin (app/auth/passkeys.py).
+    WEBAUTHN_RP_NAME = "Resume Service"  # what the browser and the authenticator show
+    WEBAUTHN_CHALLENGE_LIFETIME = timedelta(minutes=5)  # a challenge not answered by then is refused
+    PASSKEYS_PER_USER = 20
 
     # No pool_pre_ping: its round trip on every request is replaced by a check of the socket at
     # checkout (app/common/connections.py) that also drops connections the server has closed.
@@ -139,6 +143,7 @@ class Config:
     RATELIMIT_SHARE_DOWNLOAD = "20 per 10 minutes"  # PDF renders of a share, per address and share
     RATELIMIT_TWO_FACTOR = "5 per 15 minutes"  # wrong two-factor codes per email (sign-in and token)
     RATELIMIT_CURRENT_PASSWORD = "5 per 15 minutes"  # wrong currentPassword per user (security update)
+    RATELIMIT_PASSKEY_OPTIONS = "30 per 15 minutes"  # passkey sign-in challenges per address (each is a row)
     RATELIMIT_HEADERS_ENABLED = True
     RATELIMIT_KEY_PREFIX = "rl"
 
@@ -352,7 +357,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
             raise ConfigError(f"{name}_{unit} must be at least 1.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
                 "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD", "AI_GENERATE",
-                "AI_ANALYSIS"):
+                "AI_ANALYSIS", "PASSKEY_OPTIONS"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg

@@ -49,6 +49,8 @@ STATUS = {
     "LAST_SIGN_IN_METHOD": 409,  # unlinking the account's only way to sign in
     "IDENTITY_IN_USE": 409,  # linking a provider account already linked to another user
     "PROVIDER_ALREADY_LINKED": 409,  # linking a second account of a provider the user has linked one of
+    "PASSKEY_INVALID": 400,  # a new passkey's answer that does not verify (details.reason), or a spent challenge
+    "PASSKEY_REJECTED": 401,  # a passkey sign-in that does not verify (details.reason), or a spent challenge
     "IDEMPOTENCY_KEY_REUSED": 409,  # an Idempotency-Key sent again with another request (app.common.idempotency)
     "IDEMPOTENCY_KEY_IN_USE": 409,  # an Idempotency-Key whose first request is still running
     "IMPORT_UNREADABLE": 422,  # an imported file of a known kind that cannot be read (details.reason)

@@ -9,6 +9,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import i18n, queue
+from app.account.token_views import bp as account_tokens_bp
 from app.account.views import bp as account_bp
 from app.ai.views import bp as ai_bp
 from app.auth import oauth as oauth_providers, sessions
@@ -74,7 +75,7 @@ def create_app(config: str | dict | None = None) -> Flask:
     mail.init_app(app)
     storage.init_app(app)
 
-    for blueprint in (auth_bp, resumes_bp, ai_bp, account_bp, billing_bp, webhooks_bp, pages_bp):
+    for blueprint in (auth_bp, resumes_bp, ai_bp, account_bp, account_tokens_bp, billing_bp, webhooks_bp, pages_bp):
         app.register_blueprint(blueprint)
 
     register_openapi(app)

@@ -374,6 +374,25 @@ def test_a_person_whose_verification_link_is_dead_can_mail_a_new_one_from_the_pa
     assert is_verified(query, "ada@example.com")
 
 
+def test_check_your_email_mails_the_link_again_as_often_as_the_limit_allows(client, mailbox):
+    response = submit(client, page(client.get("/register")).form("/register"),
+                      name="Ada Lovelace", email="someone@example.com", password=PASSWORD)
+    first = link_token(mailbox.wait_for("someone@example.com"), f"{BASE_URL}/verify-email")
+    check = page(response)
+    assert "Check your email" in check.text
+    resend = check.form("/resend-verification")
+    assert resend["fields"]["email"] == "someone@example.com"  # the address just registered, hidden
+
+    again = submit(client, resend)
+    assert again.status_code == 200 and "we have sent it a new verification link" in page(again).text
+    second = link_token(mailbox.wait_for("someone@example.com", count=2), f"{BASE_URL}/verify-email")
+    assert second != first
+    resend = page(again).form("/resend-verification")  # offered again, for the same address
+    assert resend["fields"]["email"] == "someone@example.com"
+    assert [submit(client, resend).status_code for _ in range(3)] == [200, 200, 429]  # 3 an hour per email,
+    # as /api/resend-verification
+
+
 @pytest.mark.parametrize("verified", [True, None], ids=["verified account", "no account"])
 def test_resend_verification_page_answers_the_same_and_mails_nobody_else(client, app, mailbox, make_user,
                                                                          verified):

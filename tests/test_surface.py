@@ -27,6 +27,8 @@ JOB_NAMES = (
     "app.ai.letters.render_letter",
     "app.auth.jobs.send_verification_email",  # the mail outbox's jobs (app.events.mail), and RQ jobs queued
     "app.auth.jobs.send_password_reset_email",  # under these names before it (they still run)
+    "app.auth.jobs.send_passkey_added_email",
+    "app.auth.jobs.send_passkey_removed_email",
     "app.billing.jobs.apply_subscription_period_ends",
     "app.events.mail.send",
     "app.events.mail.sweep",

@@ -1,6 +1,6 @@
 """What goes over the wire for the account: the profile (GET, PUT /api/account) and its security
-(PUT /api/account/security, the two-factor set-up and its confirmation) and the provider accounts
-linked to it."""
+(PUT /api/account/security, the two-factor set-up and its confirmation), the provider accounts
+linked to it and its passkeys."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ import zoneinfo
 from marshmallow import ValidationError, fields, post_load, validate, validates, validates_schema
 
 from app.auth.oauth import PROVIDERS
-from app.auth.schemas import Password
+from app.auth.schemas import Name, Password, credential_field
 from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictString, Timestamp
 from app.users.models import LANGUAGES, THEMES
 
@@ -191,3 +191,29 @@ class IdentitiesSchema(OutputSchema):
     providers = fields.List(fields.String(), required=True,
                             metadata={"description": "the providers this service offers for signing in and "
                                                      "linking (GET /api/auth/signin/<provider>)"})
+
+
+# Passkeys -----------------------------------------------------------------------------------------
+class PasskeyCreateSchema(InputSchema):
+    credential = credential_field(required=True)
+    name = Name(allow_none=True, validate=validate.Length(max=64),
+                metadata={"description": "empty or absent: \"Passkey N\""})
+
+
+class PasskeyRenameSchema(InputSchema):
+    name = Name(required=True, validate=validate.Length(min=1, max=64))
+
+
+class PasskeySchema(OutputSchema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    createdAt = Timestamp(required=True, attribute="created_at")
+    lastUsedAt = Timestamp(required=True, allow_none=True, attribute="last_used_at",
+                           metadata={"description": "the last sign-in with it"})
+    backedUp = fields.Boolean(required=True, attribute="backed_up",
+                              metadata={"description": "synced by its provider (usable on the person's other "
+                                                       "devices)"})
+
+
+class PasskeysSchema(OutputSchema):
+    passkeys = fields.List(fields.Nested(PasskeySchema), required=True)

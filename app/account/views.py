@@ -1,5 +1,5 @@
-"""Account endpoints: the profile, its security (password, two-factor and its set-up) and linked sign-in
-identities.
+"""Account endpoints: the profile, its security (password, two-factor and its set-up), linked sign-in
+identities and passkeys.
 The subscription's are billing's (``app.billing.views``)."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required
 
 from app.account import schemas, service
-from app.auth import credentials, identities
+from app.auth import credentials, identities, passkeys
+from app.auth import schemas as auth_schemas
 from app.auth import sessions as auth_sessions
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
@@ -123,3 +124,56 @@ def list_identities():
 def unlink_identity(provider: str):
     remaining = identities.unlink_identity(current_user, provider)
     return ok(schemas.IdentitiesSchema().dump(remaining), message="The account is no longer linked.")
+
+
+# -- Passkeys (app/auth/passkeys.py; decisions "Passkeys") ----------------------------------------------
+
+def _passkeys() -> dict:
+    return schemas.PasskeysSchema().dump({"passkeys": passkeys.passkeys_of(current_user)})
+
+
+@bp.get("/account/passkeys")
+@login_required
+@api_doc("Your passkeys: each signs you in from /login with nothing typed", tags=["account"], auth=True,
+         responses={200: ("Passkeys", schemas.PasskeysSchema)})
+def list_passkeys():
+    return ok(_passkeys())
+
+
+@bp.post("/account/passkey/options")  # not under passkeys/, where it would be a passkey id
+@login_required
+@api_doc("Start adding a passkey: the options of navigator.credentials.create (a discoverable credential with "
+         "user verification; your passkeys excluded), with a single-use challenge", tags=["account"], auth=True,
+         responses={200: ("The creation options", auth_schemas.PasskeyOptionsSchema)})
+def passkey_registration_options():
+    return ok(auth_schemas.PasskeyOptionsSchema().dump({"publicKey": passkeys.registration_options(current_user)}))
+
+
+@bp.post("/account/passkeys")
+@login_required
+@api_doc("Add a passkey: the credential navigator.credentials.create answered (400 PASSKEY_INVALID with "
+         "details.reason challenge, verification or duplicate); the account is mailed", tags=["account"],
+         auth=True, body=schemas.PasskeyCreateSchema, responses={201: ("The passkey added", schemas.PasskeySchema)})
+def add_passkey():
+    data = json_body(schemas.PasskeyCreateSchema())
+    passkey = passkeys.add_passkey(current_user, data["credential"], data.get("name"))
+    return ok(schemas.PasskeySchema().dump(passkey), status=201, message="Passkey added.")
+
+
+@bp.put("/account/passkeys/<passkey_id>")
+@login_required
+@api_doc("Rename a passkey", tags=["account"], auth=True, body=schemas.PasskeyRenameSchema,
+         responses={200: ("The passkey", schemas.PasskeySchema)})
+def rename_passkey(passkey_id: str):
+    name = json_body(schemas.PasskeyRenameSchema())["name"]
+    return ok(schemas.PasskeySchema().dump(passkeys.rename_passkey(current_user, passkey_id, name)),
+              message="Passkey renamed.")
+
+
+@bp.delete("/account/passkeys/<passkey_id>")
+@login_required
+@api_doc("Remove a passkey (409 LAST_SIGN_IN_METHOD when it is your only way to sign in); the account is mailed",
+         tags=["account"], auth=True, responses={200: ("The passkeys left", schemas.PasskeysSchema)})
+def remove_passkey(passkey_id: str):
+    left = passkeys.remove_passkey(current_user, passkey_id)
+    return ok(schemas.PasskeysSchema().dump({"passkeys": left}), message="Passkey removed.")

@@ -1,6 +1,7 @@
 """Linked sign-in identities (OAuth): the provider accounts that sign a user in, and unlinking one.
 
-A user with no password and one identity would be locked out by unlinking it: refused with
+A user's ways in are its password, its linked identities and its passkeys (``app.auth.passkeys``):
+taking away the last one (unlinking an identity, removing a passkey) is refused with
 LAST_SIGN_IN_METHOD (409: the request is fine, the account's state forbids it).
 """
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import func
 
 from app.auth import oauth
-from app.auth.models import OAuthIdentity
+from app.auth.models import OAuthIdentity, Passkey
 from app.errors import ApiError
 from app.extensions import db
 from app.users.models import User
@@ -36,21 +37,35 @@ def unlink_identity(user: User, provider: str) -> Identities:
     """Unlink the user's ``provider`` account (it no longer signs the user in). Commits.
 
     Raises NOT_FOUND when none is linked, LAST_SIGN_IN_METHOD when it is the account's only way in
-    (no password, no other identity): a forgot-password mail sets a password first.
+    (no password, no other identity, no passkey): a forgot-password mail sets a password first.
     """
-    # The user's row is the lock: two unlinks racing for a password-less account's two identities
-    # must not both pass (PostgreSQL; SQLite has one writer and the delete below is one statement).
-    db.session.execute(db.select(User.id).where(User.id == user.id).with_for_update())
+    lock_user(user)
     identity = db.session.scalar(db.select(OAuthIdentity).where(OAuthIdentity.user_id == user.id,
                                                                 OAuthIdentity.provider == provider))
     if identity is None:
         raise ApiError("NOT_FOUND", "No account of this provider is linked.", {"field": "provider"})
-    others = db.session.scalar(db.select(func.count()).select_from(OAuthIdentity).where(
-        OAuthIdentity.user_id == user.id, OAuthIdentity.id != identity.id))
-    if user.password_hash is None and not others:
+    if not has_another_way_in(user, identity_id=identity.id):
         raise ApiError("LAST_SIGN_IN_METHOD",
                        "This is the only way to sign in to your account: set a password (forgot password) "
                        "or link another account before unlinking it.", {"field": "provider", "provider": provider})
     db.session.execute(db.delete(OAuthIdentity).where(OAuthIdentity.id == identity.id))
     db.session.commit()
     return identities_of(user)
+
+
+def lock_user(user: User) -> None:
+    """Lock the user's row for the rest of the transaction: two requests racing to take away a
+    password-less account's last two ways in must not both pass (PostgreSQL; SQLite has one writer)."""
+    db.session.execute(db.select(User.id).where(User.id == user.id).with_for_update())
+
+
+def has_another_way_in(user: User, *, identity_id: str | None = None, passkey_id: str | None = None) -> bool:
+    """Whether ``user`` can still sign in without the identity ``identity_id`` or the passkey ``passkey_id``:
+    a password, another linked identity, or another passkey not removed."""
+    if user.password_hash is not None:
+        return True
+    identities = db.session.scalar(db.select(func.count()).select_from(OAuthIdentity).where(
+        OAuthIdentity.user_id == user.id, OAuthIdentity.id != (identity_id or "")))
+    passkeys = db.session.scalar(db.select(func.count()).select_from(Passkey).where(
+        Passkey.user_id == user.id, Passkey.removed_at.is_(None), Passkey.id != (passkey_id or "")))
+    return bool(identities or passkeys)

@@ -9,7 +9,7 @@ from flask import current_app
 from flask_babel import force_locale, lazy_gettext
 
 from app.auth import service
-from app.auth.models import OneTimeToken
+from app.auth.models import OneTimeToken, Passkey
 from app.extensions import db
 from app.i18n import LOCALES
 from app.integrations import mail
@@ -47,3 +47,25 @@ def send_password_reset_email(user_id: str) -> bool:
     _mail_link(user, OneTimeToken.RESET_PASSWORD, "reset-password", lazy_gettext("Reset your password"),
                "reset_password", minutes=minutes)
     return True
+
+
+def _mail_passkey(passkey_id: str, subject, template: str) -> bool:
+    passkey = db.session.get(Passkey, passkey_id)
+    if passkey is None:  # the account was deleted meanwhile
+        return False
+    user = passkey.user
+    locale = LOCALES.get((user.preferences or {}).get("language"), "en")
+    with force_locale(locale):
+        mail.send_template(user.email, str(subject), template, user=user, passkey=passkey,
+                           link=f"{current_app.config['BASE_URL']}/account#passkeys")
+    return True
+
+
+def send_passkey_added_email(passkey_id: str) -> bool:
+    """Tell the account a passkey was added to it (and how to remove one it did not add)."""
+    return _mail_passkey(passkey_id, lazy_gettext("A passkey was added to your account"), "passkey_added")
+
+
+def send_passkey_removed_email(passkey_id: str) -> bool:
+    """Tell the account a passkey was removed from it."""
+    return _mail_passkey(passkey_id, lazy_gettext("A passkey was removed from your account"), "passkey_removed")

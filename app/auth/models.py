@@ -1,10 +1,10 @@
-"""Server-side sessions, one-time (verification, reset) tokens, refresh tokens, linked OAuth identities and
-two-factor backup codes."""
+"""Server-side sessions, one-time (verification, reset) tokens, refresh tokens, linked OAuth identities,
+two-factor backup codes, passkeys (WebAuthn credentials) and their challenges."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import UTCDateTime, id_column, utcnow
@@ -63,6 +63,8 @@ class RefreshToken(db.Model):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, nullable=False)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The name given to the family's first token when it was created on the account page (app.account.api_tokens)
+    name: Mapped[str | None] = mapped_column(String(100))
 
 
 class OAuthIdentity(db.Model):
@@ -93,4 +95,46 @@ class BackupCode(db.Model):
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
     code_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Passkey(db.Model):
+    """A WebAuthn credential (a passkey) that signs its user in (``app.auth.passkeys``): the public key
+    and the last signature counter the authenticator reported. A removed passkey keeps its row (with
+    ``removed_at``) so that the mail saying it was removed can name it; it signs nobody in any more."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
+    # The credential id as base64url (at most 1023 bytes, so 1364 characters), as browsers send it.
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True, nullable=False)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)  # COSE_Key
+    sign_count: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
+    name: Mapped[str] = mapped_column(String(64), nullable=False)
+    transports: Mapped[str | None] = mapped_column(String(128))  # comma-separated hints ("internal,hybrid")
+    backed_up: Mapped[bool] = mapped_column(Boolean, default=False, nullable=False)  # synced (a multi-device passkey)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    user: Mapped[User] = relationship()
+
+
+class PasskeyChallenge(db.Model):
+    """A WebAuthn challenge handed out for one ceremony: registering a passkey (``user_id`` set) or
+    signing in with one (no user: the passkey names it). Single use (``used_at``) and short-lived; only
+    its SHA-256 is stored (the browser's answer carries the challenge back, signed)."""
+
+    __tablename__ = "passkey_challenges"
+
+    REGISTER = "register"
+    SIGN_IN = "signin"
+
+    id: Mapped[str] = id_column()
+    challenge_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    purpose: Mapped[str] = mapped_column(String(16), nullable=False)
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True, nullable=False)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -148,3 +148,23 @@ class OAuthCallbackQuerySchema(InputSchema):
     state = fields.String(metadata={"description": "The state sent with the authorization request."})
     error = fields.String(metadata={"description": "Set instead of code when the person refused (access_denied)."})
     error_description = fields.String()
+
+
+# Passkeys (app/auth/passkeys.py; decisions "Passkeys") -----------------------------------------------
+def credential_field(**kwargs) -> fields.Dict:
+    """A WebAuthn credential as JSON (what ``PublicKeyCredential.toJSON()`` gives: id, rawId, type and its
+    response's fields in base64url); py_webauthn reads and checks it."""
+    return fields.Dict(keys=fields.String(), metadata={
+        "description": "The PublicKeyCredential in its JSON form (base64url fields), as toJSON() gives it."},
+        **kwargs)
+
+
+class PasskeyOptionsSchema(OutputSchema):
+    publicKey = fields.Dict(required=True, metadata={
+        "description": "The options of navigator.credentials.create/get in their JSON form (base64url byte "
+                       "fields): the challenge is single use and expires (timeout, in milliseconds)."})
+
+
+class PasskeySignInSchema(InputSchema):
+    credential = credential_field(required=True)
+    callbackUrl = StrictString(validate=validate.Length(max=2048), allow_none=True)

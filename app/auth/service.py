@@ -13,7 +13,7 @@ from flask import current_app
 from sqlalchemy import bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 
-from app.auth import tokens, two_factor
+from app.auth import passkeys, tokens, two_factor
 from app.auth.models import AuthSession, OAuthIdentity, OneTimeToken, RefreshToken
 from app.auth.oauth import Profile
 from app.auth.passwords import check_password, hash_password
@@ -363,7 +363,7 @@ def end_session(raw: str) -> None:
 
 
 def prune_expired(now: datetime | None = None) -> dict[str, int]:
-    """Delete expired sessions, expired or spent one-time tokens and expired refresh tokens.
+    """Delete expired sessions, expired or spent one-time tokens and passkey challenges, and expired refresh tokens.
 
     Spent refresh tokens stay until they expire: presenting one revokes its family. Commits; returns counts.
     """
@@ -372,5 +372,6 @@ def prune_expired(now: datetime | None = None) -> dict[str, int]:
     one_time = db.session.execute(delete(OneTimeToken).where(
         (OneTimeToken.expires_at <= now) | OneTimeToken.used_at.is_not(None))).rowcount
     refresh = db.session.execute(delete(RefreshToken).where(RefreshToken.expires_at <= now)).rowcount
+    challenges = passkeys.prune_challenges(now)
     db.session.commit()
-    return {"sessions": sessions, "tokens": one_time, "refresh_tokens": refresh}
+    return {"sessions": sessions, "tokens": one_time, "refresh_tokens": refresh, "passkey_challenges": challenges}

@@ -10,7 +10,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
 
-from app.auth import oauth, schemas, service
+from app.auth import oauth, passkeys, schemas, service
 from app.auth import sessions as auth_sessions
 from app.common.http import json_body, ok
 from app.common.negotiation import accepts_form, is_form_post
@@ -190,6 +190,37 @@ def token():
             result = service.grant_refresh(data["refresh_token"])
     response = jsonify(schemas.TokenResponseSchema().dump(result))
     response.headers["Pragma"] = "no-cache"  # RFC 6749 §5.1, beside Cache-Control: no-store
+    return response
+
+
+# -- Passkey sign-in (app/auth/passkeys.py; decisions "Passkeys") -----------------------------------------
+
+@bp.post("/auth/passkey/options")
+@limiter.shared_limit(configured("PASSKEY_OPTIONS"), scope="passkey-options", key_func=get_remote_address)
+@api_doc("Start a passkey sign-in: the options of navigator.credentials.get (no allowCredentials: the browser "
+         "offers this site's passkeys; user verification required), with a single-use challenge", tags=["auth"],
+         responses={200: ("The request options", schemas.PasskeyOptionsSchema)})
+def passkey_options():
+    return ok(schemas.PasskeyOptionsSchema().dump({"publicKey": passkeys.authentication_options()}))
+
+
+@bp.post("/auth/passkey/signin")
+@limiter.shared_limit(configured("SIGNIN_IP"), scope="signin-ip", key_func=get_remote_address,
+                      deduct_when=failed("signin_failed"))
+@api_doc("Sign in with a passkey: the credential navigator.credentials.get answered; no email, password or "
+         "two-factor code (the passkey verified its user). 401 PASSKEY_REJECTED (details.reason challenge, "
+         "unknown or verification)", tags=["auth"], body=schemas.PasskeySignInSchema, envelope=False,
+         responses={200: ("The session and the callback address (session cookie set)", schemas.SignInResultSchema)})
+def passkey_signin():
+    data = json_body(schemas.PasskeySignInSchema())
+    with counting_failures("signin_failed", "PASSKEY_REJECTED"):
+        user = passkeys.authenticate(data["credential"])
+    auth_session, raw = service.start_session(user, replaces=auth_sessions.current_cookie(),
+                                              ip_address=request.remote_addr,
+                                              user_agent=request.headers.get("User-Agent"))
+    url = same_origin_url(data.get("callbackUrl"), current_app.config["BASE_URL"])
+    response = jsonify({**session_body(user, auth_session.expires_at), "url": url})
+    auth_sessions.set_cookie(response, raw, auth_session.expires_at)
     return response
 
 

@@ -1,5 +1,6 @@
-"""``/account``: a person's name and avatar, preferences, password, two-factor sign-in and the provider
-accounts that sign them in. ``/settings`` is the preferences section of the same page.
+"""``/account``: a person's name and avatar, preferences, password, two-factor sign-in, the provider
+accounts that sign them in and their passkeys (``static/js/account-passkeys.js``). ``/settings`` is the
+preferences section of the same page.
 
 The page is rendered with the account's current values (``service.account_of``, what
 ``GET /api/account`` answers); every change goes through the JSON API (``static/js/account*.js``), so
@@ -61,6 +62,13 @@ STRINGS = (
     "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
     "Linking with that provider did not work. Try again.",
     "Enter your current password.", "At least 8 characters, with a letter and a digit.",
+    "Last used {date}", "Not used yet", "Added {date}", "Rename {name}", "Remove {name}", "Rename", "Remove",
+    "No passkey yet.", "The passkey request was cancelled or timed out.",
+    "This device already keeps a passkey for your account.", "This browser could not make a passkey.",
+    "Passkey added.", "New name of {name}", "Save", "Cancel", "Passkey renamed.", "Passkey removed.",
+    "This passkey is your only way to sign in. Set a password (forgot password), link an account or add another "
+    "passkey first.",
+    "The passkey could not be added. Try again.",
 )
 LANGUAGE_NAMES = {"en": "English", "zh-cn": "简体中文"}
 # Pillow's format names of the images a browser shows everywhere, with the media type served for each.

@@ -94,7 +94,8 @@ def register():
         try:
             user = service.register(**data)
             return render_template("pages/message.html", title=CHECK_YOUR_EMAIL,
-                                   message=gettext("We sent a verification link to %(email)s.", email=user.email))
+                                   message=gettext("We sent a verification link to %(email)s.", email=user.email),
+                                   resend_email=user.email)
         except ApiError as exc:
             error = said(exc.message)
     return render_template("pages/register.html", form=request.form, error=error), 400
@@ -127,7 +128,7 @@ def resend_verification():
     service.resend_verification(data["email"])
     return render_template("pages/message.html", title=CHECK_YOUR_EMAIL,
                            message=gettext("If an unverified account has this email, we have sent it a new "
-                                           "verification link."))
+                                           "verification link."), resend_email=data["email"])
 
 
 @bp.route("/forgot-password", methods=["GET", "POST"])

@@ -9,6 +9,7 @@ import pytest
 
 from app.auth.models import OAuthIdentity
 from app.errors import STATUS
+from tests.account.test_passkeys import added
 from tests.auth.test_oauth import github, google, oauth_app, sign_in  # noqa: F401  (fixtures)
 from tests.support import PASSWORD
 
@@ -120,3 +121,12 @@ def test_identities_need_a_signed_in_user(client, method, path):
     response = client.open(path, method=method)
 
     assert response.status_code == 401 and response.get_json()["code"] == "UNAUTHENTICATED"
+
+
+def test_a_passkey_is_a_way_in_so_the_last_identity_can_go(browser):
+    sign_in(browser, "github")  # no password, one identity
+    passkey = added(browser)
+
+    assert browser.delete("/api/account/identities/github").status_code == 200
+    refused = browser.delete(f"/api/account/passkeys/{passkey['id']}")  # now the only way in
+    assert refused.status_code == 409 and refused.get_json()["code"] == "LAST_SIGN_IN_METHOD"

@@ -186,6 +186,37 @@ def test_a_wrong_password_is_explained_in_the_page_language(visit, make_user, la
     expect(page.get_by_role("alert")).to_have_text(words["wrong"])
     expect(page.get_by_label(words["email"], exact=True)).to_have_attribute("aria-describedby", "login-error")
     assert "INVALID_CREDENTIALS" not in page.locator("main").inner_text()
+    # the email typed stays (not through the address), the password is to type again
+    assert user["email"] not in page.url
+    expect(page.get_by_label(words["email"], exact=True)).to_have_value(user["email"])
+    expect(page.get_by_label(words["password"], exact=True)).to_be_focused()
+    page.get_by_label(words["password"], exact=True).fill(user["password"])
+    page.locator("form[action='/api/auth/signin'] button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/dashboard$"))
+    # a new visit to the sign-in page, with no error, starts empty
+    page.context.clear_cookies()
+    page.goto("/login")
+    expect(page.get_by_label(words["email"], exact=True)).to_have_value("")
+    assert page.script_errors == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_check_your_email_mails_the_link_again(visit, mailbox, language):
+    words = WORDS[language]
+    email = f"resend-{language}@example.com"
+    page = visit(language=language)
+    page.goto("/register")
+    page.get_by_label(words["name"], exact=True).fill("Ada Lovelace")
+    page.get_by_label(words["email"], exact=True).fill(email)
+    page.get_by_label(words["password"]).fill(PASSWORD)
+    page.get_by_role("button", name=words["create"]).click()
+    expect(heading(page, words["check"])).to_be_visible()
+    mailbox.wait_for(email)
+    page.screenshot(path=f"/tmp/check-email-{language}.png")
+
+    page.get_by_role("button", name="给我发送新链接" if language == "zh-cn" else "Mail me a new link").click()
+    expect(heading(page, words["check"])).to_be_visible()
+    link_token(mailbox.wait_for(email, count=2), "/verify-email")  # a second mail, with a link
     assert page.script_errors == []
 
 
@@ -256,6 +287,8 @@ def test_the_sign_in_form_by_keyboard_with_a_visible_focus(visit):
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline != "none", order[-1]
     assert order == ["Resume Service", "email", "password", "code", "Sign in"]
+    page.keyboard.press("Tab")  # Chromium has WebAuthn: the passkey sign-in is offered next
+    assert page.evaluate("document.activeElement.id") == "passkey-signin"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.getAttribute('href')") == "/forgot-password"
     page.keyboard.press("Enter")

@@ -8,6 +8,7 @@ const MESSAGES = {
   WEAK_PASSWORD: "At least 8 characters, with a letter and a digit.",
   INVALID_TWO_FACTOR_CODE: "That code is not valid. Try again.",
   LAST_SIGN_IN_METHOD: "This is the only way to sign in to your account. Set a password (forgot password) or link another account first.",
+  PASSKEY_INVALID: "The passkey could not be added. Try again.",
 };
 
 export function explain(error) {

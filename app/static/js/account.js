@@ -1,11 +1,14 @@
 // The account page: profile and preferences (account-profile.js), password and two-factor sign-in
-// (account-security.js), linked sign-in accounts (account-identities.js). Each talks to the JSON API.
+// (account-security.js), linked sign-in accounts (account-identities.js), passkeys (account-passkeys.js).
+// Each talks to the JSON API.
 import { initProfile, initPreferences } from "./account-profile.js";
 import { initPassword, initTwoFactor } from "./account-security.js";
 import { initIdentities } from "./account-identities.js";
+import { initPasskeys } from "./account-passkeys.js";
 
 initProfile();
 initPreferences();
 initPassword();
 initTwoFactor();
 initIdentities();
+initPasskeys();
