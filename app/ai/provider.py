@@ -45,6 +45,11 @@ def settings_from(config: Mapping) -> Settings | None:
                     api_key=config.get("AI_API_KEY"), timeout=config["AI_TIMEOUT_SECONDS"])
 
 
+def configured(config: Mapping) -> bool:
+    """Whether AI writing is set up on this server; the pages offer it only then."""
+    return settings_from(config) is not None
+
+
 @dataclass(frozen=True)
 class Completion:
     text: str

@@ -14,10 +14,12 @@ the page shows the outcome when they come back.
 """
 from __future__ import annotations
 
+from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import pgettext
 from flask_login import current_user
 
+from app.ai import provider
 from app.billing.plans import PLANS, UNLIMITED, Plan
 from app.integrations import payments
 from app.pages.shell import render_page, signed_in_page
@@ -59,23 +61,30 @@ STRINGS = (
     "You have no paid subscription to change.",
 )
 
+AI_FEATURE = "AI features"  # the plans' feature that needs AI writing set up on the server
+AI_UNAVAILABLE = "AI writing is not available on this server (the analysis against a job is)."
 # How the sandbox's decline codes read in a card's name.
 DECLINE_NAMES = {"insufficient_funds": "Declined card: insufficient funds", "expired_card": "Declined card: expired"}
 
 
-def _plan(plan: Plan) -> dict:
+def _plan(plan: Plan, ai_writing: bool = True) -> dict:
+    """A plan as the page shows it: each line a {"text", "note"}; the note says a feature is not available on
+    this server (AI writing without AI_BASE_URL / AI_MODEL: the analysis against a job still works)."""
     def limit(value: int, unlimited: str, limited: str, **values) -> str:
         return _(unlimited) if value == UNLIMITED else _(limited, **values)
 
-    lines = [
+    def feature(name: str) -> dict:
+        unavailable = name == AI_FEATURE and not ai_writing
+        return {"text": _(name), "note": _(AI_UNAVAILABLE) if unavailable else None}
+
+    lines = [{"text": text, "note": None} for text in (
         limit(plan.resumes_limit, "Unlimited resumes", "Up to %(n)s resumes", n=plan.resumes_limit),
         limit(plan.shares_limit, "Unlimited share links", "Up to %(n)s shared resumes", n=plan.shares_limit),
         limit(plan.storage_limit, "Unlimited storage", "%(n)s MB of storage",
               n=plan.storage_limit // (1024 * 1024)),
         limit(plan.api_requests_limit, "Unlimited API requests", "%(n)s API requests a month",
               n=plan.api_requests_limit),
-        *(_(feature) for feature in plan.features),
-    ]
+    )] + [feature(name) for name in plan.features]
     return {"id": plan.id, "type": plan.type, "name": pgettext("plan", plan.name), "price": plan.price,
             "currency": plan.currency, "lines": lines}
 
@@ -114,4 +123,5 @@ def sandbox_cards() -> list[dict]:
 def billing():
     timezone = (current_user.preferences or {}).get("timezone") or "UTC"
     return render_page("pages/billing.html", strings=STRINGS, timezone=timezone, names=names(),
-                       plans=[_plan(plan) for plan in PLANS.values()], test_cards=sandbox_cards())
+                       plans=[_plan(plan, provider.configured(current_app.config)) for plan in PLANS.values()],
+                       test_cards=sandbox_cards())

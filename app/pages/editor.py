@@ -10,8 +10,10 @@ too, so the page does not tell which ids exist.
 """
 from __future__ import annotations
 
+from flask import current_app
 from flask_login import current_user
 
+from app.ai import provider
 from app.content import language
 from app.errors import ApiError
 from app.pages.editor_forms import FORMS, SECTIONS
@@ -24,7 +26,7 @@ from app.resumes.models import STATUSES
 STRINGS = (
     "Could not save: correct the marked field.",
     "Move up", "Move down", "Remove",
-    "Entry moved to position {n}.", "Entry removed.", "Entry added.",
+    "Entry moved to position {n}.", "Entry added.",
     "Premium", "Not scored yet",
     "Section moved to position {n}.",
     # editor_import.js: the import's report
@@ -46,6 +48,8 @@ STRINGS = (
     "Changed in both: choose one", "Keep yours", "Take the other version",
     "Choose a version for each field changed in both.", "Merged. What you did not keep is in the version history.",
     "Items", "Order of the sections", "(empty)", "Shown on the resume", "Hidden from the resume",
+    # editor_undo.js: undo and redo
+    "Undo", "Undone.", "Redone.", "Removed {entry}.",
 )
 
 
@@ -61,4 +65,5 @@ def edit_resume(resume_id: str):
                        {"resumeId": resume_id}) from None
     return render_page("pages/editor.html", strings=STRINGS, resume_id=resume.id, title=resume.title,
                        sections=SECTIONS, forms=FORMS, statuses=STATUSES,
-                       resume_languages=[(code, language.NAMES[code]) for code in language.LANGUAGES])
+                       resume_languages=[(code, language.NAMES[code]) for code in language.LANGUAGES],
+                       ai_enabled=provider.configured(current_app.config))

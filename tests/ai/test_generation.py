@@ -182,6 +182,18 @@ def test_without_a_provider_the_endpoint_says_ai_is_not_configured(make_app, mak
     assert fake_openai.requests == []
 
 
+@pytest.mark.parametrize("configured", [True, False], ids=["model set up", "no model"])
+def test_the_pages_offer_ai_writing_only_when_a_model_is_set_up(make_app, make_user, query, configured):
+    app = make_app() if configured else make_app(AI_BASE_URL=None)
+    client, resume_id = premium_client_of(app, make_user, query)
+    editor = client.get(f"/resumes/{resume_id}/edit").get_data(as_text=True)
+    billing = client.get("/billing").get_data(as_text=True)
+    for button in ('data-ai="summary"', 'data-ai="bullets"', 'id="ai-letter"'):
+        assert (button in editor) is configured, button
+    assert 'id="ai-analyse"' in editor  # the analysis against a job needs no model
+    assert ("AI writing is not available on this server" in billing) is not configured
+
+
 @pytest.mark.parametrize("status", [500, 429, 401])
 def test_a_provider_error_is_a_502_that_leaks_nothing(client, resume_id, fake_openai, query, status):
     fake_openai.status = status

@@ -129,30 +129,65 @@ def test_discard_leaves_the_field_and_a_failing_model_says_try_later(open_as, li
     expect(page.locator(".ai-row .ai-note").first).to_have_text("The AI service did not answer. Try again later.")
 
 
-def test_a_server_without_a_model_says_ai_writing_is_not_set_up(browser, make_app, make_user):
+def test_the_letter_asked_for_while_the_editor_loads_uses_the_saved_job(open_as, live, make_user):
+    page, resume_id = open_editor(open_as, live, make_user)
+    # The button is pressed while the editor still loads the resume (its GET held back): the letter
+    # must be asked for with the saved job, not refused for a job field not yet filled.
+    held = []
+    page.route(f"**/api/resumes/{resume_id}", lambda route: held.append(route))
+    page.goto(f"/resumes/{resume_id}/edit")
+    while not held:
+        page.wait_for_timeout(20)
+    page.get_by_role("button", name="Write a cover letter").click()
+    page.wait_for_timeout(300)
+    assert page.locator("#ai-letter-state").text_content() == ""
+    held[0].continue_()
+    expect(page.get_by_role("textbox", name=re.compile("Your cover letter"))).to_have_value(LETTER)
+
+
+NO_MODEL = {
+    "en": {"summary": "Suggest a summary", "bullets": "Suggest bullets", "letter": "Write a cover letter",
+           "analyse": "Analyse against the job", "plans": "Plans",
+           "note": "AI writing is not available on this server (the analysis against a job is)."},
+    "zh-cn": {"summary": "建议个人简介", "bullets": "建议要点", "letter": "撰写求职信", "analyse": "对照职位分析",
+              "plans": "套餐", "note": "此服务器未提供 AI 写作功能（对照职位的分析仍可使用）。"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-cn"])
+def test_a_server_without_a_model_offers_no_ai_writing_and_the_plans_say_so(browser, make_app, make_user, language):
+    words = NO_MODEL[language]
     user = make_user()
     with served(make_app, AI_BASE_URL=None) as (url, app):
         set_plan(app, user, "PREMIUM")
-        context = browser.new_context(base_url=url)
+        context = browser.new_context(base_url=url, locale="zh-CN" if language == "zh-cn" else "en-US")
         try:
             signin = {"email": user["email"], "password": user["password"]}
             assert context.request.post("/api/auth/signin", data=signin).ok
+            prefs = {"preferences": {"language": language}}
+            assert context.request.put("/api/account", data=prefs).ok
             page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
             resume = api(page, "POST", "/api/resumes", {"title": "Backend", "templateId": HORIZON,
                                                         "contentJson": CONTENT, "targetJobDescription": JOB})
-            # The button is pressed while the editor still loads the resume (its GET held back): the
-            # letter must be asked for with the saved job, not refused for a job field not yet filled.
-            held = []
-            page.route(f"**/api/resumes/{resume['data']['id']}", lambda route: held.append(route))
             page.goto(f"/resumes/{resume['data']['id']}/edit")
-            while not held:
-                page.wait_for_timeout(20)
-            page.get_by_role("button", name="Write a cover letter").click()
-            page.wait_for_timeout(300)
-            assert page.locator("#ai-letter-state").text_content() == ""
-            held[0].continue_()
-            expect(page.locator("#ai-letter-state")).to_have_text("AI writing is not set up on this server.")
-            expect(page.locator("#ai-letter-box")).to_be_hidden()
+            expect(page.locator("#editor-form")).not_to_have_attribute("aria-busy", "true")
+            expect(page.locator('[data-list="workExperience"] > li.entry')).to_have_count(1)
+            for name in ("summary", "bullets", "letter"):
+                expect(page.get_by_role("button", name=words[name])).to_have_count(0)
+            page.get_by_role("button", name=words["analyse"]).click()  # the analysis needs no model
+            expect(page.locator('#ai-panel [data-score="overallScore"]')).to_have_text(re.compile(r"^\d+$"))
+            os.makedirs(SHOTS, exist_ok=True)
+            page.locator("#ai-panel").screenshot(path=f"{SHOTS}/ai-panel-no-model-{language}.png")
+
+            page.goto("/billing")
+            premium = page.locator('.plan[data-plan="PREMIUM"]')
+            expect(premium.locator("li.unavailable")).to_have_count(1)
+            expect(premium.locator("li.unavailable .note")).to_have_text(words["note"])
+            expect(page.locator('.plan[data-plan="FREE"] li.unavailable')).to_have_count(0)
+            page.locator(".plans").screenshot(path=f"{SHOTS}/plans-no-model-{language}.png")
+            assert errors == []
         finally:
             context.close()
 

@@ -147,8 +147,8 @@ async function download(fmt, button) {
 
 if (panel) {
   $("ai-analyse").addEventListener("click", (event) => analyse(event.currentTarget));
-  $("ai-letter").addEventListener("click", (event) => writeLetter(event.currentTarget));
-  $("ai-letter-box").addEventListener("click", (event) => {
+  $("ai-letter")?.addEventListener("click", (event) => writeLetter(event.currentTarget)); // AI writing set up
+  $("ai-letter-box")?.addEventListener("click", (event) => {
     const button = event.target.closest("button");
     if (button?.dataset.letterFormat) download(button.dataset.letterFormat, button);
     else if (button?.dataset.review === "discard") {

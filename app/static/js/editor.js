@@ -4,6 +4,7 @@
 // dispatched (by the saver) for the preview, export and share panel. Restoring an earlier version
 // (history.js) saves what was typed first, then fills the form again from the restored resume. A save
 // refused because the resume was saved elsewhere meanwhile opens the merge dialog (editor_conflict.js).
+// Every change is a step of the undo history (editor_undo.js), which shows a step again through fill().
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
 import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_entries.js";
@@ -12,6 +13,7 @@ import { Saver } from "./editor_save.js";
 import { setUpHistory } from "./history.js";
 import { showImportReport } from "./editor_import.js";
 import { setUpConflicts } from "./editor_conflict.js";
+import { History, editStep } from "./editor_undo.js";
 
 const root = document.getElementById("editor");
 const form = document.getElementById("editor-form");
@@ -46,6 +48,7 @@ async function start() {
   const titlePrefix = heading.slice(0, heading.indexOf(": ") + 2);
   const titleSuffix = heading.slice(heading.lastIndexOf(" · "));
   let savedTemplate = resume.templateId;
+  let history = null;
   const saver = new Saver(id, state, {
     status: document.getElementById("save-state"),
     onSaved(saved) {
@@ -56,12 +59,14 @@ async function start() {
     revertTemplate() { // a template the plan does not include: show the one the resume uses
       state.templateId = savedTemplate;
       select.value = savedTemplate;
+      history.amend();
     },
   });
   saver.loaded(resume, loaded.headers.get("ETag"));
   const announce = (message) => { live.textContent = message; };
-  const lists = new EntryLists(form, null, saver, announce);
-  const order = new SectionOrder(document.getElementById("body-sections"), saver, announce);
+  const step = (where) => history.record(where);
+  const lists = new EntryLists(form, null, saver, announce, step);
+  const order = new SectionOrder(document.getElementById("body-sections"), saver, announce, step);
 
   // Show `saved` (the resume as the API answered it) in every input, list and section place.
   const fill = (saved) => {
@@ -81,10 +86,13 @@ async function start() {
   // ai_common.js's saved(): the AI writing reads the saved resume.
   document.addEventListener("editor:settle", (event) => event.detail(saver.settle()));
 
-  const conflicts = setUpConflicts({ saver, state, fill, announce, busy: () => form.inert });
+  const merged = (mergedResume) => { fill(mergedResume); history.record(); };
+  const conflicts = setUpConflicts({ saver, state, fill: merged, announce, busy: () => form.inert });
 
   fillTemplates(select, templates);
   fill(resume);
+  history = new History({ state, fill, saver, announce, busy: () => form.inert });
+  history.start();
   showScores(resume);
   form.removeAttribute("aria-busy");
   showImportReport(id);
@@ -95,6 +103,7 @@ async function start() {
     if (!path || input.dataset.list) return;
     setPath(state, path, readInput(input));
     saver.changed(path);
+    history.record(editStep(event));
   };
   form.addEventListener("input", onEdit);
   form.addEventListener("change", (event) => { // tidy a list when its input is left: "a,,b " -> "a, b"
@@ -109,12 +118,14 @@ async function start() {
     busy(on) {
       form.inert = on;
       form.setAttribute("aria-busy", String(on));
+      history.refresh();
     },
     restored(restoredResume, etag) {
       saver.reset();
       conflicts.reset();
       saver.loaded(restoredResume, etag);
       fill(restoredResume);
+      history.record();
       saver.announceSaved(restoredResume);
     },
   });

@@ -6,7 +6,8 @@
 // kind of entry works alike. Inputs are named by their path in the resume
 // (data-field="contentJson.education.1.school"), so an API error lands on them; a list is drawn
 // again after each change so the paths follow the order. New entries start empty ({}): a field
-// is stored once it is typed into.
+// is stored once it is typed into. Each change is a step of the editor's undo history (onStep, with
+// where it is, and for a removal the words the "Removed … — Undo" notice shows: editor_undo.js).
 import { t } from "./i18n.js";
 
 export function getPath(object, path) {
@@ -37,12 +38,22 @@ export function writeInput(input, value) {
 
 const LABELS = { up: "Move up", down: "Move down", remove: "Remove" };
 
+// An entry as the person knows it: its title ("Talks › Item 2"), and its first two filled fields.
+function describe(entry) {
+  const context = entry.parentElement.dataset.context;
+  const title = (context ? `${context} › ` : "") + entry.querySelector(".entry-title").textContent;
+  const names = [...entry.querySelectorAll(":scope > .fields [data-name]")]
+    .map((input) => input.value.trim().split("\n")[0].slice(0, 40)).filter(Boolean).slice(0, 2);
+  return names.length ? `${title} (${names.join(" · ")})` : title;
+}
+
 export class EntryLists {
-  constructor(form, content, saver, announce) {
+  constructor(form, content, saver, announce, onStep = () => {}) {
     this.form = form;
     this.content = content;
     this.saver = saver;
     this.announce = announce;
+    this.onStep = onStep;
     this.dragging = null;
     form.addEventListener("click", (event) => this.click(event));
     form.addEventListener("dragstart", (event) => this.dragStart(event));
@@ -119,19 +130,22 @@ export class EntryLists {
     this.render(path);
     if (path === "projects") this.saver.addProject(item);
     else this.saver.changed(`contentJson.${path}`);
+    this.onStep({ where: `contentJson.${path}.${this.items(path).length - 1}`, back: `contentJson.${path}` });
     this.list(path).lastElementChild.querySelector("input, textarea").focus();
     this.announce(t("Entry added."));
   }
 
   remove(path, index) {
+    const words = describe(this.list(path).children[index]); // before it is drawn again
     const [item] = this.items(path).splice(index, 1);
     this.render(path);
     if (path === "projects") this.saver.removeProject(item);
     else this.saver.changed(`contentJson.${path}`);
+    this.onStep({ where: `contentJson.${path}.${index}`, removed: words });
     const list = this.list(path);
     const next = list.children[Math.min(index, list.children.length - 1)];
     (next?.querySelector("input, textarea") || this.form.querySelector(`[data-add="${CSS.escape(path)}"]`)).focus();
-    this.announce(t("Entry removed."));
+    // said by the "Removed … — Undo" notice, a live region of its own (editor_undo.js)
   }
 
   // Move the entry at `from` to position `to`; the focus stays on the moved entry's button.
@@ -141,6 +155,7 @@ export class EntryLists {
     items.splice(to, 0, items.splice(from, 1)[0]);
     this.render(path);
     this.saver.changed(`contentJson.${path}`);
+    this.onStep({ where: `contentJson.${path}.${to}`, back: `contentJson.${path}.${from}` });
     const bar = this.list(path).children[to].querySelector(".entry-bar");
     if (focusAction) {
       const button = bar.querySelector(`[data-action="${focusAction}"]`);

@@ -4,10 +4,11 @@
 import { t } from "./i18n.js";
 
 export class SectionOrder {
-  constructor(container, saver, announce) {
+  constructor(container, saver, announce, onStep = () => {}) {
     this.container = container;
     this.saver = saver;
     this.announce = announce;
+    this.onStep = onStep; // a step of the undo history (editor_undo.js)
     this.content = null;
     this.defaults = this.keys(); // the page draws the sections in the default order
     container.dataset.defaults = this.defaults.join(" "); // the order of a resume that keeps none (editor_merge.js)
@@ -47,6 +48,7 @@ export class SectionOrder {
     else this.container.insertBefore(neighbour, panel);
     this.content.sectionOrder = this.keys();
     this.saver.changed("contentJson.sectionOrder");
+    this.onStep({ where: `sectionsVisibility.${panel.dataset.section}` });
     this.mark();
     const other = panel.querySelector(`[data-move-section="${up ? "down" : "up"}"]`);
     (button.disabled ? other : button).focus(); // at an end its own button is off

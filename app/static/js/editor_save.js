@@ -121,6 +121,25 @@ export class Saver {
     this.show("saved", t("Saved"));
   }
 
+  // The whole state was replaced in place by an undo or redo (editor_undo.js) from `before`: every field
+  // it changed is saved (what was unsaved and is not changed stays as it was). Queued entry requests were
+  // about entries the state may no longer hold: the whole content goes instead (one under way finishes first).
+  replaced(before) {
+    const entries = this.ops.length > 0 || this.projects.size > 0
+      || [...this.held].some((held) => typeof held !== "string");
+    this.ops = this.running ? this.ops.slice(0, 1) : [];
+    this.projects.clear();
+    for (const held of [...this.held]) if (typeof held !== "string") this.held.delete(held);
+    const keys = FIELDS.filter((key) => !same(before[key], this.state[key]));
+    if (entries && !keys.includes("contentJson")) keys.push("contentJson");
+    for (const key of keys) {
+      this.held.delete(key);
+      this.dirty.add(key);
+    }
+    if (this.held.size === 0) clearErrors();
+    if (this.dirty.size) this.schedule(DEBOUNCE_MS);
+  }
+
   async run() {
     clearTimeout(this.timer);
     this.timer = null;
