@@ -336,3 +336,43 @@ def test_the_column_fits_375_px(open_as, language):
     assert fits(page)
     page.locator(".side").screenshot(path=f"/tmp/side-375-{language}.png")
     assert page.script_errors == []
+
+
+def add_comment(app, resume_id: str, name: str) -> None:
+    from app.extensions import db
+    from app.resumes.models import Comment
+
+    with app.app_context():
+        db.session.add(Comment(resume_id=resume_id, name=name, text=f"Hello from {name}"))
+        db.session.commit()
+
+
+def test_new_comments_appear_without_refresh_while_the_tab_is_visible(open_as, live):
+    _url, app = live
+    page = open_as()
+    resume_id = make_resume(page)
+    assert page.request.post(f"/api/resumes/{resume_id}/share", data={"allowComments": True}).status == 201
+    page.clock.install()
+    open_editor(page, resume_id)
+    comments = page.locator("#comments li")
+    expect(comments).to_have_text(["No comments yet."])
+
+    add_comment(app, resume_id, "Grace")
+    page.clock.fast_forward(30_000)  # one poll
+    expect(comments.locator("strong")).to_have_text(["Grace"])
+
+    # a hidden tab asks nothing; shown again, it catches up at once
+    page.evaluate("""() => {
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    add_comment(app, resume_id, "Linus")
+    page.clock.fast_forward(60_000)
+    page.wait_for_timeout(500)
+    expect(comments).to_have_count(1)
+    page.evaluate("""() => {
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    expect(comments.locator("strong")).to_have_text(["Linus", "Grace"])
+    assert page.script_errors == []

@@ -1,6 +1,8 @@
 // Share: the resume's public link (GET/POST/PUT /api/resumes/<id>/share): on and off, password,
 // expiry, download and comments allowed, the link to copy, its views and last view; and the
 // comments visitors left on the share page (GET /api/resumes/<id>/comments, a page at a time), for the owner.
+// New comments appear by themselves: the newest page is asked for every POLL_MS while the tab is visible
+// (and at once when it becomes visible again), and the comments not shown yet are put on top.
 import { request, showError, toast } from "./api.js";
 import { formatTime, resumePath, st } from "./side_common.js";
 
@@ -8,6 +10,8 @@ const form = document.getElementById("share-form");
 const $ = (id) => document.getElementById(id);
 let share = null; // the share's settings, or null before the first share
 let commentsPage = 0; // the last page of comments the list shows
+const POLL_MS = 25_000;
+let polling = false; // a poll is under way
 
 function localInput(iso) {
   const date = new Date(iso);
@@ -76,6 +80,23 @@ async function copyLink() {
   }
 }
 
+function commentItem(comment) {
+  const item = document.createElement("li");
+  item.dataset.id = comment.id;
+  const head = document.createElement("p");
+  const name = document.createElement("strong");
+  name.textContent = comment.name;
+  const time = document.createElement("time");
+  time.dateTime = comment.createdAt;
+  time.textContent = formatTime(comment.createdAt);
+  head.append(name, " ", time);
+  const text = document.createElement("p");
+  text.className = "comment-text";
+  text.textContent = comment.text;
+  item.append(head, text);
+  return item;
+}
+
 // The newest comments (Refresh), or the next page of older ones below those shown (more).
 async function loadComments(more = false) {
   const list = $("comments");
@@ -102,24 +123,37 @@ async function loadComments(more = false) {
   }
   // A comment left since the first page moves the rest down a place: one shown already is not repeated.
   const shown = new Set(more ? [...list.children].map((item) => item.dataset.id) : []);
-  const items = comments.filter((comment) => !shown.has(comment.id)).map((comment) => {
-    const item = document.createElement("li");
-    item.dataset.id = comment.id;
-    const head = document.createElement("p");
-    const name = document.createElement("strong");
-    name.textContent = comment.name;
-    const time = document.createElement("time");
-    time.dateTime = comment.createdAt;
-    time.textContent = formatTime(comment.createdAt);
-    head.append(name, " ", time);
-    const text = document.createElement("p");
-    text.className = "comment-text";
-    text.textContent = comment.text;
-    item.append(head, text);
-    return item;
-  });
+  const items = comments.filter((comment) => !shown.has(comment.id)).map(commentItem);
   if (more) list.append(...items);
   else list.replaceChildren(...items);
+}
+
+// The comments left since the list was shown, put on top of it; quiet when it fails (the next poll tries again).
+async function pollComments() {
+  if (document.hidden || polling || !commentsPage) return;
+  polling = true;
+  try {
+    const { data: comments, meta } = await request("GET", `${resumePath}/comments?page=1`, undefined,
+                                                    { envelope: true });
+    const list = $("comments");
+    const shown = new Set([...list.children].map((item) => item.dataset.id).filter(Boolean));
+    const fresh = comments.filter((comment) => !shown.has(comment.id));
+    if (!fresh.length) return;
+    if (fresh.length >= meta.limit) { // a whole page is new: start again from the newest
+      commentsPage = 0;
+      await loadComments();
+      return;
+    }
+    if (!shown.size) list.replaceChildren(); // "No comments yet."
+    list.prepend(...fresh.map(commentItem));
+    const left = meta.total - list.children.length;
+    $("comments-more").hidden = left <= 0;
+    $("comments-more").textContent = st("Show older comments ({n} more)", { n: left });
+  } catch {
+    // shown at the next Refresh, if it lasts
+  } finally {
+    polling = false;
+  }
 }
 
 if (form) {
@@ -143,4 +177,6 @@ if (form) {
   $("comments-more").addEventListener("click", () => loadComments(true));
   load();
   loadComments();
+  setInterval(pollComments, POLL_MS);
+  document.addEventListener("visibilitychange", pollComments);
 }
