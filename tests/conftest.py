@@ -24,6 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
+from tests.documents import renders
 from tests.support import PASSWORD, Mailbox, start_smtp_server, wait_until
 
 from app import create_app
@@ -58,6 +59,13 @@ _worker_services()
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL")
 REFERENCE_TABLES = {"templates"}  # shipped by migrations; kept between tests
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_renders(tmp_path_factory):
+    """The PDFs several test files read, rendered once per run for all xdist workers (documents/renders.py)."""
+    base = tmp_path_factory.getbasetemp()
+    renders.use_directory((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared-renders")
 
 
 @pytest.fixture(scope="session")

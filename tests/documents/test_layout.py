@@ -11,7 +11,8 @@ What a reader of the exported PDF must get, checked on the text layer and glyph 
 - the short samples fit one page and the long ones fill three or more, no page is empty or a
   scrap of a few lines, and no text is shrunk below a readable size.
 
-Each PDF is rendered once per parameter set and shared by the checks (``_rendered``). The checker is
+Each PDF is rendered once per parameter set and shared by the checks (``_rendered``), and with
+``tests/importing/test_recovery.py`` (``renders.py``: once per run, whichever worker asks first). The checker is
 itself tested on PDFs drawn with reportlab, so it can be seen to fail.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
-from tests.documents import layout, samples
+from tests.documents import layout, renders, samples
 
 from app.documents import templating
 from app.documents import MARGINS, PAGE_SIZES, Options, Source, html_document, render
@@ -55,7 +56,7 @@ def _rendered(case: tuple) -> tuple[layout.Document, str]:
         name, lang, length, size, margin = case
         options = Options(page_size=size, margin=margin)
         html = html_document(_source(name, lang, length), options, None)
-        pdf = render("pdf", _source(name, lang, length), options)
+        pdf = renders.pdf(_source(name, lang, length), options)  # test_recovery reads the normal-margin ones
         _RENDERED[case] = (layout.read(pdf), html)
     return _RENDERED[case]
 
