@@ -33,6 +33,8 @@ def sniff(data: bytes) -> str | None:
     if b"%PDF-" in data[:1024]:
         return "pdf"
     if data[:4] == b"PK\x03\x04":
+        if (_declared_members(data) or 0) > MAX_ZIP_ENTRIES:
+            return "docx"  # to be refused by read for its parts, without parsing a huge directory twice
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 names = set(archive.namelist())
@@ -79,6 +81,9 @@ def read_all(kind: str, data: bytes) -> Reading:
 
 def _check_zip(data: bytes) -> None:
     """Refuse a ZIP bomb by its directory, before anything is inflated."""
+    declared = _declared_members(data)
+    if declared is not None and declared > MAX_ZIP_ENTRIES:  # told by the end record, before parsing
+        raise Unreadable("too_many_parts", parts=declared, limit=MAX_ZIP_ENTRIES)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()
@@ -88,3 +93,19 @@ def _check_zip(data: bytes) -> None:
         raise Unreadable("too_many_parts", parts=len(members), limit=MAX_ZIP_ENTRIES)
     if sum(m.file_size for m in members) > MAX_UNPACKED_BYTES:
         raise Unreadable("zip_bomb")
+
+
+def _declared_members(data: bytes) -> int | None:
+    """How many members a ZIP's directory declares, read from its end record alone (ZIP64's when the
+    count overflows 16 bits), so that a directory of 100,000 entries is refused without Python's zipfile
+    parsing each of them; None when there is no end record (zipfile then says what is wrong)."""
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))  # the record, then at most a 64 KB comment
+    if end < 0 or len(data) < end + 22:
+        return None
+    count = int.from_bytes(data[end + 10:end + 12], "little")
+    locator = end - 20
+    if count == 0xFFFF and locator >= 0 and data[locator:locator + 4] == b"PK\x06\x07":
+        offset = int.from_bytes(data[locator + 8:locator + 16], "little")
+        if data[offset:offset + 4] == b"PK\x06\x06":
+            count = int.from_bytes(data[offset + 32:offset + 40], "little")
+    return count
