@@ -165,6 +165,7 @@ class Config:
     PHOTO_FETCH_TIMEOUT = 5  # seconds, for the account avatar placed by includePhoto
     PREVIEW_TIMEOUT = 10  # seconds a preview's render may take (then 422 PREVIEW_TOO_HEAVY), and may wait
     PREVIEW_PROCESSES = 2  # child processes drawing previews, per web process (app/documents/renderers.py)
+    TEMPLATE_PREWARM = True  # the editor asks for its template picker's pictures once its first preview is shown
     PHOTO_MAX_BYTES = 2 * 1024 * 1024
 
     # Export storage: "local" (STORAGE_DIR, the embedded default) or "s3" (S3_BUCKET). An S3 store that
@@ -221,6 +222,7 @@ class TestingConfig(Config):
     ENV_NAME = "testing"
     TESTING = True
     BCRYPT_ROUNDS = 4
+    TEMPLATE_PREWARM = False  # eight renders per editor opened would slow every browser test; tests turn it on
 
 
 OAUTH_ENDPOINTS = ("GITHUB_AUTHORIZE_URL", "GITHUB_TOKEN_URL", "GITHUB_USERINFO_URL", "GITHUB_EMAILS_URL",
@@ -305,6 +307,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         EXPORT_WAIT_SECONDS=_int(env, "EXPORT_WAIT_SECONDS", cfg["EXPORT_WAIT_SECONDS"]),
         PREVIEW_TIMEOUT=_float(env, "PREVIEW_TIMEOUT", cfg["PREVIEW_TIMEOUT"]),
         PREVIEW_PROCESSES=_int(env, "PREVIEW_PROCESSES", cfg["PREVIEW_PROCESSES"]),
+        TEMPLATE_PREWARM=_bool(env.get("TEMPLATE_PREWARM"), cfg["TEMPLATE_PREWARM"]),
         REDIS_SOCKET_TIMEOUT=_float(env, "REDIS_SOCKET_TIMEOUT", cfg["REDIS_SOCKET_TIMEOUT"]),
         REDIS_RETRY_AFTER=_int(env, "REDIS_RETRY_AFTER", cfg["REDIS_RETRY_AFTER"]),
         EXPORT_CLEANUP_INTERVAL=_int(env, "EXPORT_CLEANUP_INTERVAL", cfg["EXPORT_CLEANUP_INTERVAL"]),

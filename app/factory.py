@@ -31,6 +31,7 @@ from app.pages import (  # noqa: F401  (the signed-in app's pages)
 from app.pages import files as _file_pages, payments as _payment_pages, share as _share_pages  # noqa: F401
 from app.pages.views import bp as pages_bp  # (the modules above add their routes to it)
 from app.queue import request_connection_options
+from app.resumes.picture_views import bp as resume_pictures_bp
 from app.resumes.views import bp as resumes_bp
 from app.webhooks.views import bp as webhooks_bp
 from app.worker import WorkerProcess
@@ -75,7 +76,8 @@ def create_app(config: str | dict | None = None) -> Flask:
     mail.init_app(app)
     storage.init_app(app)
 
-    for blueprint in (auth_bp, resumes_bp, ai_bp, account_bp, account_tokens_bp, billing_bp, webhooks_bp, pages_bp):
+    for blueprint in (auth_bp, resumes_bp, resume_pictures_bp, ai_bp, account_bp, account_tokens_bp, billing_bp,
+                      webhooks_bp, pages_bp):
         app.register_blueprint(blueprint)
 
     register_openapi(app)

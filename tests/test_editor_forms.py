@@ -34,3 +34,11 @@ def test_every_list_of_entries_has_a_form_with_exactly_its_fields():
         own = {field.name for field in form.fields} | ({form.sublist[0]} if form.sublist else set())
         assert own == set(schema().fields) - {"id"}, name
         assert len(own) == len(form.fields) + bool(form.sublist), name  # no field twice
+
+
+def test_every_form_heads_its_entries_by_their_own_fields():
+    """An entry's heading shows what it holds ("Engineer · Acme", issue 25): each form names fields it has."""
+    for name, form in FORMS.items():
+        assert form.heading, name
+        named = {field.name for field in form.fields}
+        assert {part for spec in form.heading for part in spec.split("|")} <= named, name

@@ -11,7 +11,10 @@ at most ``wait`` seconds for one (``Busy``).
   milliseconds, instead of the second of CPU those imports take. Children are kept between renders.
 - A render still running after ``DEMOTE_AFTER`` seconds while another render runs is demoted (nice
   ``DEMOTED``) so that the kernel runs the shorter one, another user's, first whenever both want a
-  CPU. An unprivileged process cannot raise its priority again, so a demoted child is not kept.
+  CPU. An unprivileged process cannot raise its priority again, so a demoted child is not kept. Renders
+  of one ``owner`` (one user's batch on two children) are not "another render" for each other.
+- ``waiting`` counts the renders waiting for a child, so that an optional extra render (a second lane
+  of the template picker's batch, ``app/resumes/template_previews.py``) can give way to them.
 - ``TooSlow.cpu`` tells a heavy document (it used its time) from a busy machine (it did not).
 - The fork server limits itself and its children to ``MEMORY_BYTES`` of address space. Its
   environment is ``config.render_environment``: no secret, and the font directory it was started for
@@ -207,6 +210,8 @@ class Renderers:
         self.size = size
         self._free = threading.BoundedSemaphore(size)
         self._busy = 0  # renders running now
+        self._waiting = 0  # renders waiting for a child (with a ``wait`` above 0)
+        self._owners: dict[str, int] = {}  # owner -> its renders running now
         self._busy_lock = threading.Lock()
         self._idle: list[_Child] = []
         self._server: _ForkServer | None = None
@@ -214,16 +219,27 @@ class Renderers:
         self._pid = os.getpid()
 
     def render(self, source: Source, options: Options, photo: Photo | None, *, font_dir: str, timeout: float,
-               wait: float) -> Rendered:
+               wait: float, owner: str | None = None) -> Rendered:
         """The PDF of ``source``; raises TooSlow past ``timeout`` seconds, Busy when no child is free
-        within ``wait`` seconds, DocumentError when it cannot be rendered."""
-        if not self._free.acquire(timeout=wait):
-            raise Busy()
-        self._count(1)
+        within ``wait`` seconds, DocumentError when it cannot be rendered. Renders of one ``owner`` (the
+        lanes of one batch) do not count as contention for each other: only another's render demotes."""
+        if not self._free.acquire(blocking=False):
+            if wait <= 0:
+                raise Busy()
+            with self._busy_lock:
+                self._waiting += 1
+            try:
+                free = self._free.acquire(timeout=wait)
+            finally:
+                with self._busy_lock:
+                    self._waiting -= 1
+            if not free:
+                raise Busy()
+        self._count(1, owner)
         try:
             child = self._take(font_dir)
             try:
-                rendered = child.render(("pdf", source, options, photo), timeout, lambda: self._busy > 1)
+                rendered = child.render(("pdf", source, options, photo), timeout, lambda: self._contended(owner))
             except BaseException as exc:
                 if isinstance(exc, DocumentError) and not isinstance(exc, TooSlow) and not child.gone:
                     self._give_back(child)  # the document's own failure: the child is fine
@@ -233,12 +249,26 @@ class Renderers:
             self._give_back(child)
             return rendered
         finally:
-            self._count(-1)
+            self._count(-1, owner)
             self._free.release()
 
-    def _count(self, change: int) -> None:
+    @property
+    def waiting(self) -> int:
+        """How many renders wait for a child now: a caller that renders beside its own other render
+        (``template_previews``' second lane) stops taking children while this is above 0."""
+        return self._waiting
+
+    def _contended(self, owner: str | None) -> bool:
+        """Whether a render runs beside this one (``owner``'s) that is not ``owner``'s own."""
+        return self._busy - self._owners.get(owner, 1) > 0
+
+    def _count(self, change: int, owner: str | None) -> None:
         with self._busy_lock:
             self._busy += change
+            if owner is not None:
+                self._owners[owner] = self._owners.get(owner, 0) + change
+                if not self._owners[owner]:
+                    del self._owners[owner]
 
     def close(self) -> None:
         with self._lock:

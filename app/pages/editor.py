@@ -50,6 +50,11 @@ STRINGS = (
     "Items", "Order of the sections", "(empty)", "Shown on the resume", "Hidden from the resume",
     # editor_undo.js: undo and redo
     "Undo", "Undone.", "Redone.", "Removed {entry}.",
+    # editor_errors.js: a refused value in the form's words
+    "{field} of {entry}: {what}.", "{field}: {what}.", "use the form YYYY-MM, like 2024-03",
+    "it cannot be before the start", "enter a whole web address, starting with https://",
+    "each item may have at most {max} characters", "at most {max} items", "it cannot be empty",
+    "use at most {max} characters (now {n})",
 )
 
 

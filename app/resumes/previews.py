@@ -28,7 +28,9 @@ process (its GIL) nor another user's preview:
 - concurrent requests for the same version wait for its one render instead of repeating it.
 
 PDFium draws the page images in this process, under the thumbnails' public ``PDFIUM_LOCK`` (it may
-only be used from one thread at a time): one page at a time, about 20 ms each.
+only be used from one thread at a time): one page at a time, about 20 ms each. It reads each page's text
+there too, once per version (a few ms a page): ``pages[].text``, the images' text alternative, which the
+editor offers as "The preview as text" (docs/accessibility.md).
 
 An image's address carries the options and ``v``, the version's hash, so the browser may keep it
 for good; an address of a version that is no longer current is answered with the current pages
@@ -97,6 +99,8 @@ class PreviewPageSchema(OutputSchema):
     url = fields.String(required=True, metadata={"description": "a path: the page as a PNG"})
     width = fields.Integer(required=True, metadata={"description": "pixels"})
     height = fields.Integer(required=True, metadata={"description": "pixels"})
+    text = fields.String(required=True, metadata={
+        "description": "the page's text as the PDF holds it, in reading order: the image's text alternative"})
 
 
 class PreviewSchema(OutputSchema):
@@ -114,6 +118,7 @@ class Preview:
     options: dict
     pdf: bytes
     sizes: list[tuple[int, int]]          # each page's image size in pixels
+    texts: list[str] = field(default_factory=list)  # each page's text (PDFium's), for screen readers
     images: dict[int, bytes] = field(default_factory=dict)
 
     @property
@@ -124,7 +129,8 @@ class Preview:
     def pages(self) -> list[dict]:
         query = urlencode({**_query_options(self.options), "v": self.version})
         return [{"number": n, "url": f"/api/resumes/{self.resume_id}/preview/{n}.png?{query}",
-                 "width": w, "height": h} for n, (w, h) in enumerate(self.sizes, start=1)]
+                 "width": w, "height": h, "text": self.texts[n - 1] if n <= len(self.texts) else ""}
+                for n, (w, h) in enumerate(self.sizes, start=1)]
 
 
 def preview(user: User, resume_id: str, options: dict) -> Preview:
@@ -134,12 +140,7 @@ def preview(user: User, resume_id: str, options: dict) -> Preview:
     """
     resume = get_owned_resume(user, resume_id)
     avatar = user.avatar if options["includePhoto"] else None
-    template = resume.template
-    key = "|".join([resume.id, resume.updated_at.isoformat(), template.id,
-                    hashlib.sha256(f"{len(template.html_template)}:{template.html_template}{template.css_styles}"
-                                   .encode()).hexdigest(),
-                    *(f"{name}={options[name]}" for name in sorted(options)), avatar or ""])
-    version = hashlib.sha256(key.encode()).hexdigest()[:20]
+    version = version_of(resume, options, avatar)
     cached = _cache.get(version)
     if cached is not None:
         return cached
@@ -153,10 +154,27 @@ def preview(user: User, resume_id: str, options: dict) -> Preview:
         if cached is None:
             _refuse_if_too_heavy(version, timeout)
             pdf, sizes = _render_pdf(resume_id, version, source, options, photo, timeout)
+            with PDFIUM_LOCK:
+                texts = _page_texts(pdf)
             cached = Preview(resume_id=resume_id, version=version, updated_at=updated_at, options=dict(options),
-                             pdf=pdf, sizes=sizes)
+                             pdf=pdf, sizes=sizes, texts=texts)
             _cache.put(version, cached)
     return cached
+
+
+def version_of(resume, options: dict, avatar: str | None) -> str:
+    """The hash naming the preview of the resume's current version with ``options``."""
+    template = resume.template
+    key = "|".join([resume.id, resume.updated_at.isoformat(), template.id,
+                    hashlib.sha256(f"{len(template.html_template)}:{template.html_template}{template.css_styles}"
+                                   .encode()).hexdigest(),
+                    *(f"{name}={options[name]}" for name in sorted(options)), avatar or ""])
+    return hashlib.sha256(key.encode()).hexdigest()[:20]
+
+
+def cached_preview(version: str) -> Preview | None:
+    """The preview named ``version`` when this process has it (the template picker reuses its PDF)."""
+    return _cache.get(version)
 
 
 def page_image(user: User, resume_id: str, number: int, options: dict, version: str) -> tuple[bytes, bool]:
@@ -210,6 +228,13 @@ def _turn(user_id: str, wait: float):
                 del _turns[user_id]
 
 
+def others_waiting(user_id: str) -> bool:
+    """Whether another request of the user waits for the turn its caller holds (a batch gives way)."""
+    with _turns_lock:
+        turn = _turns.get(user_id)
+        return turn is not None and turn[1] > 1
+
+
 def _renderers_of_this_process() -> renderers.Renderers:
     global _renderers
     with _renderers_lock:
@@ -261,6 +286,23 @@ def _busy(message: str) -> ApiError:
 
 def _query_options(options: dict) -> dict:
     return {**options, "includePhoto": "true" if options["includePhoto"] else "false"}
+
+
+def _page_texts(pdf: bytes) -> list[str]:
+    """Each page's text, as PDFium reads it (a few ms a page). Call with ``PDFIUM_LOCK`` held."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf)
+    texts = []
+    try:
+        for page in document:
+            textpage = page.get_textpage()
+            texts.append(textpage.get_text_bounded().replace("\r\n", "\n").strip())
+            textpage.close()
+            page.close()
+    finally:
+        document.close()
+    return texts
 
 
 def _rasterize(pdf: bytes, index: int, size: tuple[int, int]) -> bytes:

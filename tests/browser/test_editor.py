@@ -34,7 +34,8 @@ def test_every_field_saves(open_as):
     _field(page, "contentJson.personalInfo.phone").fill("+44 20 7946 0000")
     _field(page, "contentJson.personalInfo.address").fill("12 St James's Square, London")
     _field(page, "contentJson.personalInfo.summary").fill("Analyst of engines.")
-    _field(page, "contentJson.skills").fill("Python\nSQL\n\nMathematics")
+    page.get_by_role("button", name="Add skill group").click()  # skills: groups, the one way to enter them
+    _field(page, "contentJson.skillGroups.0.keywords").fill("Python, SQL,, Mathematics")
     page.get_by_role("button", name="Add experience").click()
     _field(page, "contentJson.workExperience.0.position").fill("Analyst")
     _field(page, "contentJson.workExperience.0.company").fill("Analytical Engine Co")
@@ -60,7 +61,7 @@ def test_every_field_saves(open_as):
     assert content["personalInfo"] == {"name": "Ada Lovelace", "email": "ada@example.com",
                                        "phone": "+44 20 7946 0000", "address": "12 St James's Square, London",
                                        "summary": "Analyst of engines."}
-    assert content["skills"] == ["Python", "SQL", "Mathematics"]
+    assert content["skillGroups"] == [{"keywords": ["Python", "SQL", "Mathematics"]}] and content["skills"] == []
     assert content["workExperience"] == [{"position": "Analyst", "company": "Analytical Engine Co",
                                           "startDate": "2020-01", "endDate": "2023-06",
                                           "description": "Wrote the first program."}]
@@ -79,7 +80,7 @@ def test_every_field_saves(open_as):
     # the page shows what was saved when opened again
     _open_editor(page, resume_id)
     expect(_field(page, "contentJson.projects.0.technologies")).to_have_value("Punched cards, Bernoulli numbers")
-    expect(_field(page, "contentJson.skills")).to_have_value("Python\nSQL\nMathematics")
+    expect(_field(page, "contentJson.skillGroups.0.keywords")).to_have_value("Python, SQL, Mathematics")
     assert page.script_errors == []
 
 
@@ -100,9 +101,10 @@ def test_entries_by_keyboard(open_as):
     page.keyboard.press("Enter")
     # the focus stays on the moved entry, now the second
     focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
-    assert focused == "Move down: Experience 2"
+    assert focused == "Move down: Experience 2 (Role 1 · Company 1)"  # its place, and what it holds
     page.keyboard.press("Enter")  # and on to the last place: its Move down is off, so Move up has the focus
-    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Move up: Experience 3"
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert focused == "Move up: Experience 3 (Role 1 · Company 1)"
     expect(page.locator("#editor-live")).to_have_text("Entry moved to position 3.")
     _saved(page)
     assert _companies(page, resume_id) == ["Company 2", "Company 3", "Company 1"]
@@ -189,7 +191,7 @@ def test_refused_values_are_shown_at_their_field_and_the_rest_saves(open_as):
     _field(page, "title").fill("x" * 201)
     _field(page, "contentJson.personalInfo.name").fill("Grace Hopper")
     error = page.locator(".field-error")
-    expect(error).to_contain_text("title")
+    expect(error).to_have_text("Title: use at most 200 characters (now 201).")
     expect(_field(page, "title")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#save-state")).to_have_attribute("data-state", "failed")
     expect(page.locator("#save-state")).to_have_text("Could not save: correct the marked field.")
@@ -279,8 +281,7 @@ def test_page_in_each_language_and_theme(open_as, language, theme):
     expect(page.locator("html")).to_have_attribute("data-theme", theme)
     chinese = language == "zh-cn"
     expect(page.locator("#h-personal")).to_have_text("个人信息" if chinese else "Personal information")
-    expect(page.locator('[data-list="workExperience"] .entry-title').first).to_have_text(
-        "工作经历 1" if chinese else "Experience 1")
+    expect(page.locator('[data-list="workExperience"] .entry-title').first).to_have_text("Role 1 · Company 1")
     _field(page, "contentJson.personalInfo.name").fill("Lin")
     expect(page.locator("#save-state")).to_have_text("已保存" if chinese else "Saved", timeout=30_000)
     page.screenshot(path=f"/tmp/editor/editor-{language}-{theme}-1440.png", full_page=True)

@@ -202,7 +202,7 @@ def test_the_sections_in_chinese_and_375_pixels_wide(open_as):
                                            "customSections": [{"title": "演讲", "items": [{"title": "引擎"}]}]})
     _open_editor(page, resume_id)
     expect(page.locator("#h-languages")).to_have_text("语言")
-    expect(page.locator('[data-list="languages"] .entry-title')).to_have_text("语言 1")
+    expect(page.locator('[data-list="languages"] .entry-title')).to_have_text("中文 · 母语")
     expect(page.get_by_role("button", name="添加证书")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     SHOTS.mkdir(exist_ok=True)

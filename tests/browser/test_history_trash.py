@@ -1,11 +1,13 @@
 """Version history in the editor, the trash and "Duplicate" on the dashboard, in a real browser: a
-person edits, opens the history, previews and restores an earlier version (what was typed is saved
-first, or the person is asked); deletes a resume, finds it in the trash and restores it; duplicates
+person edits, opens the history, picks an earlier version, sees what changed since it (each field
+with its old and new text) and the whole version, and restores it (what was typed is saved first, or
+the person is asked); deletes a resume, finds it in the trash and restores it; duplicates
 one; and meets the plan's limit on a restore and a copy, explained with the upgrade link."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.editing import field as _field
@@ -34,37 +36,86 @@ def _versions(page, resume_id: str) -> list[dict]:
     return api(page, "GET", f"/api/resumes/{resume_id}/versions")["data"]
 
 
-def test_edit_then_restore_an_earlier_version(open_as):
-    page = open_as()
+# What the history shows of the version "Version one" once the resume was edited, in each language.
+SEEN = {
+    "en": {
+        "cause": "Replaced by an edit",
+        "changed": "Changed since this version (4)",
+        "changes": ["Title: “Version one” → “Version two”", "Name: “Ada” → “Ada Lovelace”",
+                    "Experience 1 · Position: “Engineer” → “Senior engineer”",
+                    "Language 1 removed: “English · Native”"],
+        "whole": "Show the whole version", "hide": "Hide the whole version",
+        "headings": ["Personal information", "Work experience", "Languages"],
+        "fields": ["Title", "Template", "Name", "Position", "Company", "Language", "Fluency"],
+        "restore": "Restore this version", "restored": "Version restored: the editor shows it now.",
+        "same": "Nothing has changed since this version: restoring it would change nothing.",
+    },
+    "zh-cn": {
+        "cause": "因编辑而被替换",
+        "changed": "此版本之后的改动（4 处）",
+        "changes": ["标题：“Version one” → “Version two”", "姓名：“Ada” → “Ada Lovelace”",
+                    "工作经历 1 · 职位：“Engineer” → “Senior engineer”",
+                    "删除了语言 1：“English · Native”"],
+        "whole": "显示此版本的全部内容", "hide": "收起此版本的全部内容",
+        "headings": ["个人信息", "工作经历", "语言"],
+        "fields": ["标题", "模板", "姓名", "职位", "公司", "语言", "熟练程度"],
+        "restore": "恢复此版本", "restored": "版本已恢复，编辑器中显示的就是它。",
+        "same": "此版本之后没有任何改动：恢复它不会改变任何内容。",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-cn"])
+def test_edit_then_see_what_changed_and_restore_an_earlier_version(open_as, language):
+    seen = SEEN[language]
+    page = open_as(language=language, theme="dark" if language == "zh-cn" else "light")
     resume_id = make_resume(page, "Version one", contentJson=FIRST)
     _open_editor(page, resume_id)
     _field(page, "title").fill("Version two")
     _field(page, "contentJson.personalInfo.name").fill("Ada Lovelace")
-    page.get_by_role("button", name="Remove: Language 1").click()
+    _field(page, "contentJson.workExperience.0.position").fill("Senior engineer")
+    page.locator('[data-list="languages"] [data-action="remove"]').first.click()
     _saved(page)
 
     page.locator("#history-toggle").click()
     versions = page.locator("#history-list > li")
     expect(versions).to_have_count(1)
     expect(versions.first).to_contain_text("Version one")
-    expect(versions.first).to_contain_text("Replaced by an edit")
+    expect(versions.first).to_contain_text(seen["cause"])
     versions.first.get_by_role("button").click()
     preview = page.locator("#history-preview")
     expect(preview.locator("#history-title")).to_have_text("Version one")
-    expect(preview.locator(".history-person")).to_have_text("Ada")
-    expect(preview.locator("h4")).to_have_text(["Work experience", "Languages"])
-    expect(preview.locator("li")).to_have_text(["Engineer · Acme", "English · Native"])
-    page.locator(".side-history").screenshot(path="/tmp/shots/history.png")
+    # what changed since it, field by field, the version's text first: only the changes, the whole on demand
+    expect(preview.locator("#history-changes-title")).to_have_text(seen["changed"])
+    changes = preview.locator("#history-changes > li")
+    expect(changes).to_have_text(seen["changes"])
+    expect(changes.nth(2).locator("del")).to_have_text("“Engineer”")
+    expect(changes.nth(2).locator("ins")).to_have_text("“Senior engineer”")
+    whole = preview.locator("#history-whole")
+    expect(whole).to_be_hidden()
+    page.locator(".side-history").screenshot(path=f"/tmp/shots/history-changes-{language}.png")
+    toggle = preview.locator("#history-whole-toggle")
+    expect(toggle).to_have_text(seen["whole"])
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(toggle).to_have_text(seen["hide"])
+    expect(whole.locator("h4")).to_have_text(seen["headings"])
+    expect(whole.locator("dt")).to_have_text(seen["fields"])
+    expect(whole.locator("dd")).to_have_text(["Version one", "Horizon", "Ada", "Engineer", "Acme", "English", "Native"])
+    page.locator(".side-history").screenshot(path=f"/tmp/shots/history-whole-{language}.png")
 
-    # typed just before the restore: saved first, so the state the restore replaces keeps it
+    # typed just before the restore: shown among the changes once saved, and saved before the restore
     _field(page, "contentJson.personalInfo.summary").fill("Typed just before the restore.")
-    page.get_by_role("button", name="Restore this version").click()
-    expect(page.locator("#history-state")).to_have_text("Version restored: the editor shows it now.")
+    _saved(page)
+    expect(changes).to_have_count(5)
+    page.get_by_role("button", name=seen["restore"]).click()
+    expect(page.locator("#history-state")).to_have_text(seen["restored"])
     expect(_field(page, "title")).to_have_value("Version one")
     expect(_field(page, "contentJson.personalInfo.name")).to_have_value("Ada")
     expect(_field(page, "contentJson.personalInfo.summary")).to_have_value("")
+    expect(_field(page, "contentJson.workExperience.0.position")).to_have_value("Engineer")
     expect(_field(page, "contentJson.languages.0.language")).to_have_value("English")
-    expect(page).to_have_title("Edit resume: Version one · Resume Service")
+    expect(page.locator("#undo")).to_be_enabled()  # the restore is a step of the undo (test_editor_undo.py)
     _saved(page)
     data = api(page, "GET", f"/api/resumes/{resume_id}")["data"]
     assert data["title"] == "Version one" and data["contentJson"]["languages"] == FIRST["languages"]
@@ -74,6 +125,9 @@ def test_edit_then_restore_an_earlier_version(open_as):
     assert replaced["contentJson"]["personalInfo"]["summary"] == "Typed just before the restore."
     expect(versions).to_have_count(2)
     expect(preview).to_be_hidden()
+    versions.last.get_by_role("button").click()  # the version restored: the same as the resume now
+    expect(preview.locator("#history-changes-title")).to_have_text(seen["same"])
+    expect(changes).to_have_count(0)
 
     # the editor goes on saving the restored resume
     _field(page, "contentJson.personalInfo.name").fill("Ada King")

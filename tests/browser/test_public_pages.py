@@ -281,12 +281,12 @@ def test_the_sign_in_form_by_keyboard_with_a_visible_focus(visit):
     page = visit()
     page.goto("/login")
     order = []
-    for _ in range(5):
+    for _ in range(6):
         page.keyboard.press("Tab")
         order.append(page.evaluate("document.activeElement.name || document.activeElement.textContent.trim()"))
         outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
         assert outline != "none", order[-1]
-    assert order == ["Resume Service", "email", "password", "code", "Sign in"]
+    assert order == ["Skip to content", "Resume Service", "email", "password", "code", "Sign in"]
     page.keyboard.press("Tab")  # Chromium has WebAuthn: the passkey sign-in is offered next
     assert page.evaluate("document.activeElement.id") == "passkey-signin"
     page.keyboard.press("Tab")

@@ -75,7 +75,7 @@ def test_the_preview_is_the_pdfs_pages_and_follows_each_save(open_as):
     for n in (1, 2):
         figure = figures.nth(n - 1)
         expect(figure.locator("figcaption")).to_have_text(f"Page {n} of 2")
-        expect(figure.locator("img")).to_have_attribute("alt", f"Page {n} of 2")
+        expect(figure.locator("img")).to_have_attribute("alt", f"Page {n} of 2 of the preview")
         assert figure.locator("img").evaluate("i => i.complete && i.naturalWidth") == 800
     first = version(page)
     before = figures.nth(0).locator("img").get_attribute("src")

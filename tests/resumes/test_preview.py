@@ -61,6 +61,15 @@ def pdf_pages(pdf: bytes, width: int) -> list[Image.Image]:
         document.close()
 
 
+def pdf_texts(pdf: bytes) -> list[str]:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        return [document[index].get_textpage().get_text_bounded().replace("\r\n", "\n").strip()
+                for index in range(len(document))]
+    finally:
+        document.close()
+
+
 def difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b.resize(a.size))).mean) / 3
 
@@ -68,8 +77,13 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 def test_the_preview_is_the_pages_of_the_exported_pdf(client, resume):
     preview = get_preview(client, resume)
     assert list(preview) == ["pageCount", "version", "updatedAt", "pages"]
-    exported = pdf_pages(exported_pdf(client, resume), previews.WIDTH)
+    pdf = exported_pdf(client, resume)
+    exported = pdf_pages(pdf, previews.WIDTH)
     assert preview["pageCount"] == len(exported) == 2
+    # each image's text alternative is its page's text, read from the PDF
+    assert [page["text"] for page in preview["pages"]] == pdf_texts(pdf)
+    assert preview["pages"][0]["text"].startswith(TWO_PAGES["personalInfo"]["name"])
+    assert "Education" in preview["pages"][1]["text"] and "Education" not in preview["pages"][0]["text"]
     shown = [image(client, page["url"]) for page in preview["pages"]]
     for number, (page, picture, drawn) in enumerate(zip(preview["pages"], shown, exported), start=1):
         assert page["number"] == number and picture.size == (page["width"], page["height"])

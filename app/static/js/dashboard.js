@@ -2,11 +2,13 @@
 // the plan's usage, "New resume" (dashboard-picker.js), "Import" (dashboard-import.js), duplicate,
 // and delete with a confirmation (to the trash, for 30 days). With ?view=trash it lists the trash
 // instead (GET /api/resumes/trash, rows from dashboard-trash.js). The view, the filter and the page
-// are kept in the address, so reload and back show the same list.
+// are kept in the address, so reload and back show the same list. Each resume's first page is shown
+// beside its title (dashboard-pictures.js).
 import { ApiError, request, toast } from "./api.js";
 import { language, t } from "./i18n.js";
 import { setUpImport } from "./dashboard-import.js";
 import { editorUrl, say, sayError } from "./dashboard-note.js";
+import { firstPage } from "./dashboard-pictures.js";
 import { setUpPicker } from "./dashboard-picker.js";
 import { trashRow } from "./dashboard-trash.js";
 import { loadUsage } from "./dashboard-usage.js";
@@ -72,6 +74,7 @@ function row(resume) {
   const title = item.querySelector(".title");
   title.href = editUrl;
   title.textContent = resume.title;
+  firstPage(item.querySelector(".first-page"), resume);
   item.querySelector(".template-name").textContent = resume.template?.name ?? "";
   const status = item.querySelector(".status");
   status.textContent = t(STATUSES[resume.status] || resume.status);

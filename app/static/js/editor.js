@@ -4,20 +4,23 @@
 // dispatched (by the saver) for the preview, export and share panel. Restoring an earlier version
 // (history.js) saves what was typed first, then fills the form again from the restored resume. A save
 // refused because the resume was saved elsewhere meanwhile opens the merge dialog (editor_conflict.js).
+// That dialog, the template picker and the import report are loaded when needed (editor_on_demand.js).
 // Every change is a step of the undo history (editor_undo.js), which shows a step again through fill().
+// The toolbar (save state, undo, redo, "Jump to preview") stays in view: editor_bar.js.
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
 import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_entries.js";
 import { SectionOrder } from "./editor_order.js";
 import { Saver } from "./editor_save.js";
 import { setUpHistory } from "./history.js";
-import { showImportReport } from "./editor_import.js";
-import { setUpConflicts } from "./editor_conflict.js";
+import { setUpConflictsOnDemand, setUpPickerOnDemand, showImportReportOnDemand } from "./editor_on_demand.js";
 import { History, editStep } from "./editor_undo.js";
+import { setUpBar } from "./editor_bar.js";
 
 const root = document.getElementById("editor");
 const form = document.getElementById("editor-form");
 const live = document.getElementById("editor-live");
+const plainSkills = document.getElementById("plain-skills");
 
 function showScores(resume) {
   for (const [id, score] of [["ats-score", resume.atsScore], ["keyword-score", resume.keywordMatchScore]]) {
@@ -81,13 +84,15 @@ async function start() {
     }
     lists.renderAll();
     order.apply(state.contentJson);
+    // skills without a group (an import's, or typed before groups were the one way): shown while there are some
+    if (!plainSkills.contains(document.activeElement)) plainSkills.hidden = !state.contentJson.skills?.length;
   };
 
   // ai_common.js's saved(): the AI writing reads the saved resume.
   document.addEventListener("editor:settle", (event) => event.detail(saver.settle()));
 
   const merged = (mergedResume) => { fill(mergedResume); history.record(); };
-  const conflicts = setUpConflicts({ saver, state, fill: merged, announce, busy: () => form.inert });
+  const conflicts = setUpConflictsOnDemand({ saver, state, fill: merged, announce, busy: () => form.inert });
 
   fillTemplates(select, templates);
   fill(resume);
@@ -95,7 +100,7 @@ async function start() {
   history.start();
   showScores(resume);
   form.removeAttribute("aria-busy");
-  showImportReport(id);
+  showImportReportOnDemand(id);
 
   const onEdit = (event) => {
     const input = event.target;
@@ -114,6 +119,7 @@ async function start() {
 
   setUpHistory({
     sections: order.defaults,
+    current: () => state,
     settle: () => saver.settle(),
     busy(on) {
       form.inert = on;
@@ -131,4 +137,6 @@ async function start() {
   });
 }
 
+setUpBar();
+setUpPickerOnDemand();
 start();

@@ -5,7 +5,8 @@
 // fills the form with the merge and lets the autosave save it, made from the other version; "Decide
 // later" (or Escape) leaves the autosave waiting and shows "Compare and merge" beside the save state.
 import { t } from "./i18n.js";
-import { differences, merge, place, same, showValue, snapshot } from "./editor_merge.js";
+import { same, snapshot } from "./editor_fields.js";
+import { differences, merge, place, showValue } from "./editor_merge.js";
 
 const $ = (id) => document.getElementById(id);
 

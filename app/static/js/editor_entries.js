@@ -38,13 +38,39 @@ export function writeInput(input, value) {
 
 const LABELS = { up: "Move up", down: "Move down", remove: "Remove" };
 
-// An entry as the person knows it: its title ("Talks › Item 2"), and its first two filled fields.
-function describe(entry) {
+// An entry's heading: what it holds, as its form's data-heading names it ("position company": "Engineer ·
+// Acme"; "name|keywords": the name, else the keywords), or "" while those fields are empty.
+export function entryContent(entry) {
+  const value = (name) => {
+    const input = entry.querySelector(`:scope > .fields [data-name="${name}"]`);
+    return (input?.value || "").split(input?.dataset.kind === "lines" ? "\n" : "\0").map((s) => s.trim())
+      .filter(Boolean).join(", ").replace(/\s+/g, " ");
+  };
+  const parts = (entry.dataset.heading || "").split(" ").filter(Boolean)
+    .map((spec) => spec.split("|").map(value).find(Boolean)).filter(Boolean);
+  const text = parts.join(" · ");
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+// An entry as the person knows it, wherever it is: its place and what it holds ("Talks › Item 2 (On engines)";
+// the place is the numbered title, which typing does not change).
+export function entryName(entry) {
   const context = entry.parentElement.dataset.context;
-  const title = (context ? `${context} › ` : "") + entry.querySelector(".entry-title").textContent;
-  const names = [...entry.querySelectorAll(":scope > .fields [data-name]")]
-    .map((input) => input.value.trim().split("\n")[0].slice(0, 40)).filter(Boolean).slice(0, 2);
-  return names.length ? `${title} (${names.join(" · ")})` : title;
+  const content = entryContent(entry);
+  return (context ? `${context} › ` : "") + entry.dataset.title + (content ? ` (${content})` : "");
+}
+
+// Show what the entry holds in its heading, and name its buttons after it (issue 25: "Engineer · Acme", not
+// "Experience 3", which stays for an empty entry).
+export function retitle(entry) {
+  const content = entryContent(entry);
+  const heading = entry.querySelector(":scope > .entry-bar .entry-title");
+  heading.textContent = content || entry.dataset.title;
+  heading.title = content ? entry.dataset.title : "";
+  const name = entryName(entry);
+  for (const button of entry.querySelectorAll(":scope > .entry-bar [data-action]")) {
+    button.setAttribute("aria-label", `${t(LABELS[button.dataset.action])}: ${name}`);
+  }
 }
 
 export class EntryLists {
@@ -60,6 +86,10 @@ export class EntryLists {
     form.addEventListener("dragover", (event) => this.dragOver(event));
     form.addEventListener("drop", (event) => this.drop(event));
     form.addEventListener("dragend", () => this.dragEnd());
+    form.addEventListener("input", (event) => { // the heading follows what is typed
+      const entry = event.target.dataset?.name && event.target.closest("li.entry");
+      if (entry) retitle(entry);
+    });
   }
 
   renderAll() {
@@ -83,16 +113,13 @@ export class EntryLists {
     list.replaceChildren(...items.map((item, index) => {
       const entry = template.content.firstElementChild.cloneNode(true);
       const title = template.dataset.title.replace("{n}", index + 1);
-      entry.dataset.index = index;
-      entry.querySelector(".entry-title").textContent = title;
+      Object.assign(entry.dataset, { index, title, heading: template.dataset.heading || "" });
       for (const input of entry.querySelectorAll("[data-name]")) {
         input.dataset.field = `contentJson.${path}.${index}.${input.dataset.name}`;
         writeInput(input, item[input.dataset.name]);
       }
       for (const button of entry.querySelectorAll(".entry-bar [data-action]")) {
-        const label = t(LABELS[button.dataset.action]);
-        button.setAttribute("aria-label", `${label}: ${context}${title}`);
-        button.title = label;
+        button.title = t(LABELS[button.dataset.action]);
       }
       entry.querySelector('[data-action="up"]').disabled = index === 0;
       entry.querySelector('[data-action="down"]').disabled = index === items.length - 1;
@@ -104,6 +131,7 @@ export class EntryLists {
       }
       return entry;
     }));
+    for (const entry of list.children) retitle(entry); // in its list: its place's name is known
   }
 
   entryOf(element, path = null) {
@@ -136,7 +164,7 @@ export class EntryLists {
   }
 
   remove(path, index) {
-    const words = describe(this.list(path).children[index]); // before it is drawn again
+    const words = entryName(this.list(path).children[index]); // before it is drawn again
     const [item] = this.items(path).splice(index, 1);
     this.render(path);
     if (path === "projects") this.saver.removeProject(item);

@@ -3,8 +3,10 @@
 // resume was not imported, or the report was dismissed: nothing is shown). Each item says what to check
 // in words and offers to go to the field; text cut off a field, or a header line that fitted none, is
 // shown whole with a Copy button, so nothing of the file is lost. "Done" is DELETE on the same URL.
+// Loaded only when there is a report (editor_on_demand.js asks for it, then hands it to showImportReport).
 import { request } from "./api.js";
 import { t } from "./i18n.js";
+import { ownWords } from "./editor_fields.js";
 
 const panel = document.getElementById("import-report");
 
@@ -46,9 +48,8 @@ function inputOf(path) {
 function placeOf(input) {
   if (!input) return "";
   const label = input.closest("label");
-  const name = label ? [...label.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
-    .map((n) => n.textContent.trim()).join(" ").trim() : "";
-  const entry = input.closest("li.entry")?.querySelector(".entry-title")?.textContent;
+  const name = label ? ownWords(label) : "";
+  const entry = input.closest("li.entry")?.dataset.title; // its numbered place ("Experience 1")
   return [entry, name].filter(Boolean).join(" › ");
 }
 
@@ -126,14 +127,8 @@ function pictures(resumeId, report) {
   });
 }
 
-export async function showImportReport(resumeId) {
-  if (!panel) return;
-  let report;
-  try {
-    report = await request("GET", `/api/resumes/${encodeURIComponent(resumeId)}/import-report`);
-  } catch {
-    return; // not imported, or dismissed (404): nothing to show
-  }
+// `report`: GET /api/resumes/<id>/import-report's answer.
+export function showImportReport(resumeId, report) {
   const found = items(report);
   if (!found.length && !report.pages) return;
   const file = report.fileName || t("the document");

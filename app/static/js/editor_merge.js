@@ -6,38 +6,10 @@
 // change, a field changed on both is for the person to choose. Lists whose entries were added, removed
 // or reordered on one side are one field (the whole list). Nothing is lost: the refused save is kept in
 // the version history, and so is the other version once the merged one replaces it.
+// Loaded with the merge dialog (editor_conflict.js) when a save is first refused so; the fields, and when two
+// values are the same, are editor_fields.js's.
 import { t } from "./i18n.js";
-
-// The fields a save sends, as the editor's state holds them.
-export const FIELDS = ["title", "status", "templateId", "contentJson", "sectionsVisibility", "targetJobDescription"];
-
-// A copy of those fields of `resume` (an API answer, or the editor's state).
-export function snapshot(resume) {
-  const copy = {};
-  for (const key of FIELDS) copy[key] = structuredClone(resume[key] ?? null);
-  copy.targetJobDescription ??= "";
-  return copy;
-}
-
-const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-
-// A value with its empty parts left out ("", null, [], {} and missing are all "nothing"), keys sorted.
-function canon(value) {
-  if (Array.isArray(value)) return value.length ? value.map(canon) : null;
-  if (isObject(value)) {
-    const kept = {};
-    for (const key of Object.keys(value).sort()) {
-      const inner = canon(value[key]);
-      if (inner !== null) kept[key] = inner;
-    }
-    return Object.keys(kept).length ? kept : null;
-  }
-  return value === undefined || value === "" ? null : value;
-}
-
-export function same(a, b) {
-  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
-}
+import { canon, isObject, ownWords, same } from "./editor_fields.js";
 
 // Three lists of entries that can be merged entry by entry: as long as each other, and the entries at
 // each place the same one (by their id, where they have one).
@@ -90,15 +62,10 @@ export function merge(theirs, found, choices) {
 // Naming a value as the form does ------------------------------------------------------------------
 const form = () => document.getElementById("editor-form");
 
-function ownWords(label) { // a label's own text, without its hint or its input
-  return [...label.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
-    .map((node) => node.textContent.trim()).join(" ").trim();
-}
-
 function entryTitles(element) { // ["Custom section 1", "Item 2"]: the entries `element` is in, outermost first
   const titles = [];
   for (let entry = element.closest("li.entry"); entry; entry = entry.parentElement.closest("li.entry")) {
-    titles.unshift(entry.querySelector(".entry-title").textContent);
+    titles.unshift(entry.dataset.title); // its numbered place: the heading shows what it holds, which may differ
   }
   return titles;
 }

@@ -2,17 +2,19 @@
 // What changed is remembered, not the request: a body is built from the editor's state when the
 // save starts, so text typed during a save is never lost and goes out with the next one.
 // A failed save keeps everything dirty and retries with back-off (network, 5xx, 429); a refused
-// value (400 with details.field) is shown at its field and held back until it is edited again,
-// while the rest still saves. Project entries go through the project-entry endpoints when only
+// value (400 with details.field) is shown at its field, in words (editor_errors.js), and held back until it
+// is edited again, while the rest still saves. The state is said in the toolbar (a button to the refused field
+// when one was refused) and announced as "save:state" (the preview says whether it shows the latest edit). Project entries go through the project-entry endpoints when only
 // they changed; a change elsewhere in contentJson sends the whole content (entries included).
 // settle() saves everything now (before a version is restored); reset() forgets what was unsaved.
 // Every save names the version it was made from (If-Match: the ETag of the load or of the last save, as
 // each answer gives it). One refused because the resume was saved elsewhere meanwhile (409
 // RESUME_CONFLICT) stops the autosave: onConflict() lets the person merge (editor_conflict.js), and
 // resolved() saves the merge, made from the other version.
-import { request, showError } from "./api.js";
+import { request } from "./api.js";
 import { t } from "./i18n.js";
-import { FIELDS, same, snapshot } from "./editor_merge.js";
+import { FIELDS, same, snapshot } from "./editor_fields.js";
+import { clearErrors, showFailed, showRefused } from "./editor_errors.js";
 
 const DEBOUNCE_MS = 800;
 const MAX_BACKOFF_MS = 30_000;
@@ -33,7 +35,7 @@ export class Saver {
     this.again = false;          // a save was asked for while one was running
     this.timer = null;           // the debounce or the next retry
     this.etag = null;            // the version this tab's state was loaded or last saved as (If-Match)
-    this.base = null;            // that version's fields (editor_merge.snapshot): a merge's common base
+    this.base = null;            // that version's fields (editor_fields.snapshot): a merge's common base
     this.conflict = null;        // {resume, etag}: the version saved elsewhere; no saving until merged
     this.onConflict = () => {};
     window.addEventListener("beforeunload", (event) => {
@@ -88,7 +90,9 @@ export class Saver {
 
   show(state, text) {
     this.status.dataset.state = state;
-    this.status.textContent = text;
+    if (state === "failed") showFailed(this.status, text);
+    else this.status.textContent = text;
+    document.dispatchEvent(new CustomEvent("save:state", { detail: { state } }));
   }
 
   flush() {
@@ -190,7 +194,7 @@ export class Saver {
       this.show("retrying", t("Could not save. Retrying…"));
       return;
     }
-    if (failure) showField(failure);
+    if (failure) showRefused(failure);
     if (this.again || this.unsent()) {
       if (this.timer === null) this.schedule(0); // what was typed meanwhile, or the rest of a refused save
     } else if (this.held.size) {
@@ -243,6 +247,7 @@ export class Saver {
       sections.forEach((section, index) => { section.id ??= saved.contentJson.customSections?.[index]?.id; });
       projects.forEach((entry, index) => { entry.id ??= saved.contentJson.projects[index]?.id; }); // after a merge
       this.base = snapshot(saved);
+      clearErrors(keys); // what was refused in them is saved now
       return saved;
     } catch (error) {
       keys.forEach((key) => this.dirty.add(key));
@@ -253,9 +258,10 @@ export class Saver {
         error.field = "templateId";
         this.dirty.delete("templateId");
         this.revertTemplate();
-      } else if (!isTransient(error)) {
-        const key = (error.field || "").split(".")[0];
-        for (const held of keys.includes(key) ? [key] : keys) this.held.add(held);
+      } else if (!isTransient(error)) { // held back: the fields it refused, else all it sent
+        const refused = Object.keys(error.details?.errors || { [error.field || ""]: 1 }).map((p) => p.split(".")[0]);
+        const found = keys.filter((key) => refused.includes(key));
+        for (const held of found.length ? found : keys) this.held.add(held);
       }
       throw error;
     }
@@ -319,7 +325,11 @@ export class Saver {
     } catch (error) {
       const index = this.state.contentJson.projects.indexOf(entry);
       if (error.field && error.field !== "body" && index >= 0) {
-        error.field = `contentJson.projects.${index}.${error.field}`;
+        const at = (field) => `contentJson.projects.${index}.${field}`;
+        error.field = at(error.field);
+        if (error.details?.errors) {
+          error.details.errors = Object.fromEntries(Object.entries(error.details.errors).map(([k, v]) => [at(k), v]));
+        }
       }
       throw error;
     }
@@ -337,18 +347,4 @@ function isConflict(error) {
 
 function isTransient(error) {
   return error.status === 0 || error.status === 429 || error.status >= 500;
-}
-
-function clearErrors(root = document.getElementById("editor-form")) {
-  for (const note of root.querySelectorAll(".field-error")) note.remove();
-  for (const field of root.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
-}
-
-// Show an API error at the closest input: "contentJson.skills.3" lands on "contentJson.skills".
-export function showField(error, root = document.getElementById("editor-form")) {
-  let field = error.field || "";
-  while (field && !root.querySelector(`[data-field="${CSS.escape(field)}"]`)) {
-    field = field.includes(".") ? field.slice(0, field.lastIndexOf(".")) : "";
-  }
-  return showError({ field: field || null, message: error.message }, field ? root : document);
 }

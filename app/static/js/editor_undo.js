@@ -1,5 +1,5 @@
 // Undo and redo in the resume editor (issue 25): one history of the whole editor, kept for the page's life.
-// Every committed change records a step: a snapshot (as JSON) of what a save sends (editor_merge.FIELDS:
+// Every committed change records a step: a snapshot (as JSON) of what a save sends (editor_fields.FIELDS:
 // title, status, template, contentJson with the sections' order and headings, visibility, target job),
 // taken after the change. Typing, entries and sections added, removed or moved, a heading renamed, the
 // template switched, an AI suggestion applied, a version restored, a merge: each is a step. A burst of
@@ -13,7 +13,7 @@
 // box that is not part of the resume (the AI's text under review, the cover letter, the side column) and
 // in an open dialog. Removing an entry or a custom section shows "Removed … — Undo" for a while.
 import { t } from "./i18n.js";
-import { FIELDS } from "./editor_merge.js";
+import { FIELDS } from "./editor_fields.js";
 
 const BURST_MS = 1000;
 const NOTICE_MS = 10_000;

@@ -1,9 +1,11 @@
 // The version history in the editor's side column: earlier states of the resume, newest first
-// (GET /api/resumes/<id>/versions, a page at a time). Selecting one shows it (GET .../versions/<vid>:
-// its title, template and a summary of its content: section headings and entry titles); "Restore"
-// (POST .../versions/<vid>/restore) makes it the current state. What was typed is saved first;
-// when that fails, the person is asked before it is replaced. The editor (editor.js) hands in
-// settle(), busy() and restored(resume).
+// (GET /api/resumes/<id>/versions, a page at a time). Selecting one shows it (GET .../versions/<vid>,
+// its whole content): its title, time and template, what changed since it, field by field, against the
+// resume as the editor holds it now (history_diff.js, history_show.js; shown again after each save), and
+// on demand the whole version. "Restore" (POST .../versions/<vid>/restore) makes it the current state.
+// What was typed is saved first; when that fails, the person is asked before it is replaced. The editor
+// (editor.js) hands in current(), settle(), busy() and restored(resume); a restore is a step of its undo.
+// history_diff.js and history_show.js are loaded when a version is first opened (the editor's weight budget).
 import { request } from "./api.js";
 import { formatTime, resumePath, st } from "./side_common.js";
 
@@ -11,20 +13,23 @@ const $ = (id) => document.getElementById(id);
 const LIMIT = 10;
 const CAUSES = { edit: "Replaced by an edit", restore: "Replaced by a restore",
                  conflict: "Not saved: made from an older copy" };
-// The fields that name an entry of each section, joined by " · " in the summary.
-const NAMES = {
-  workExperience: ["position", "company"], education: ["degree", "area", "school"], projects: ["name"],
-  skillGroups: ["name", "level"], languages: ["language", "fluency"], certificates: ["name", "issuer"],
-  awards: ["title", "awarder"], volunteer: ["position", "organization"], publications: ["name", "publisher"],
-  interests: ["name"], references: ["name"], items: ["title", "subtitle"],
-};
-
 let editor = null;
 let page = 0;
 let pages = 1;
-let selected = null; // the version shown
+let selected = null; // the id of the version chosen
+let shownVersion = null; // that version, as GET .../versions/<vid> answered it
 let timer = null;
 let restoring = false;
+let views = null; // {differences, changeList, wholeVersion}, once a version has been opened
+let loadingViews = null;
+
+// The modules that show a version, loaded once, the first time one is opened.
+function loadViews() {
+  loadingViews ??= Promise.all([import("./history_diff.js"), import("./history_show.js")])
+    .then(([diff, show]) => { views = { differences: diff.differences, ...show }; })
+    .catch((error) => { loadingViews = null; throw error; }); // failed: asked for again at the next one
+  return loadingViews;
+}
 
 function element(tag, text, className) {
   const node = document.createElement(tag);
@@ -39,62 +44,32 @@ function say(message, kind = "muted") {
   note.className = `side-note ${kind}`;
 }
 
-function entryName(entry, fields) {
-  return fields.map((name) => entry?.[name]).filter((value) => typeof value === "string" && value.trim())
-    .join(" · ") || "—";
+function showChanges() {
+  const found = views.differences(shownVersion, editor.current(), editor.sections);
+  $("history-changes-title").textContent = found.length
+    ? st("Changed since this version ({n})", { n: found.length })
+    : st("Nothing has changed since this version: restoring it would change nothing.");
+  $("history-legend").hidden = !found.length;
+  $("history-changes").replaceChildren(...views.changeList(found));
 }
 
-// [heading, [lines]] for each section of `content` with something in it, in its order.
-function summary(content, visibility) {
-  const defaults = editor.sections;
-  const stored = Array.isArray(content.sectionOrder) ? content.sectionOrder.filter((k) => defaults.includes(k)) : [];
-  const order = [...new Set(stored), ...defaults.filter((key) => !stored.includes(key))];
-  const parts = [];
-  const list = (value) => (Array.isArray(value) ? value : []);
-  for (const key of order) {
-    const heading = $(`h-${key}`)?.textContent || key;
-    const hidden = visibility?.[key] === false ? ` (${st("hidden")})` : "";
-    if (key === "customSections") {
-      for (const section of list(content.customSections)) {
-        const items = list(section?.items).map((item) => entryName(item, NAMES.items));
-        parts.push([(section?.title || heading) + hidden, items]);
-      }
-      continue;
-    }
-    let lines = list(content[key]).map((entry) => entryName(entry, NAMES[key] || []));
-    if (key === "skills") {
-      const plain = list(content.skills).filter((skill) => typeof skill === "string");
-      lines = [...list(content.skillGroups).map((group) => entryName(group, NAMES.skillGroups)),
-               ...(plain.length ? [plain.join(", ")] : [])];
-    }
-    if (lines.length) parts.push([heading + hidden, lines]);
-  }
-  return parts;
-}
-
-function templateName(id) {
-  const option = [...document.querySelectorAll('[data-field="templateId"] option')].find((o) => o.value === id);
-  return option ? option.textContent : "";
+function showWhole(open) {
+  $("history-whole-toggle").setAttribute("aria-expanded", String(open));
+  $("history-whole-toggle").textContent = st(open ? "Hide the whole version" : "Show the whole version");
+  $("history-whole").hidden = !open;
+  if (open) $("history-whole").replaceChildren(...views.wholeVersion(shownVersion, editor.sections));
 }
 
 function showVersion(version) {
-  const box = $("history-preview");
-  const person = version.contentJson?.personalInfo || {};
+  const option = [...document.querySelectorAll('[data-field="templateId"] option')]
+    .find((choice) => choice.value === version.templateId);
+  shownVersion = version;
   $("history-title").textContent = version.title;
   $("history-meta").textContent = [formatTime(version.createdAt), st(CAUSES[version.cause] || version.cause),
-                                   templateName(version.templateId)].filter(Boolean).join(" · ");
-  const parts = summary(version.contentJson || {}, version.sectionsVisibility);
-  const nodes = [];
-  const who = [person.name, person.label].filter((value) => typeof value === "string" && value).join(" · ");
-  if (who) nodes.push(element("p", who, "history-person"));
-  for (const [heading, lines] of parts) {
-    const items = element("ul");
-    items.append(...lines.map((line) => element("li", line)));
-    nodes.push(element("h4", heading), items);
-  }
-  if (!parts.length && !who) nodes.push(element("p", st("This version is empty."), "muted"));
-  $("history-summary").replaceChildren(...nodes);
-  box.hidden = false;
+                                   option?.textContent].filter(Boolean).join(" · ");
+  showChanges();
+  showWhole($("history-whole-toggle").getAttribute("aria-expanded") === "true");
+  $("history-preview").hidden = false;
   $("history-restore").disabled = false;
 }
 
@@ -105,7 +80,8 @@ async function select(item, button) {
   }
   say(st("Loading…"));
   try {
-    const version = await request("GET", `${resumePath}/versions/${encodeURIComponent(item.id)}`);
+    const [version] = await Promise.all([request("GET", `${resumePath}/versions/${encodeURIComponent(item.id)}`),
+                                         loadViews()]);
     if (selected !== item.id) return; // another one was chosen meanwhile
     showVersion(version);
     say("");
@@ -149,6 +125,7 @@ async function restore() {
   const id = selected;
   button.disabled = true;
   restoring = true;
+  clearTimeout(timer); // a list reload due from a save would wipe what the restore says
   say(st("Saving your changes first…"));
   editor.busy(true);
   try {
@@ -163,6 +140,7 @@ async function restore() {
     editor.restored(answer.data, answer.headers.get("ETag"));
     $("history-preview").hidden = true;
     selected = null;
+    shownVersion = null;
     await load();
     say(st("Version restored: the editor shows it now."), "notice");
   } catch (error) {
@@ -182,7 +160,8 @@ function toggle() {
   if (open) load();
 }
 
-// hooks: {settle() -> Promise<boolean>, busy(on), restored(resume, etag), sections: body section keys in default order}
+// hooks: {current() -> the resume as the editor holds it, settle() -> Promise<boolean>, busy(on),
+//         restored(resume, etag), sections: body section keys in default order}
 export function setUpHistory(hooks) {
   editor = hooks;
   if (!$("history-toggle")) return;
@@ -192,13 +171,18 @@ export function setUpHistory(hooks) {
   $("history-close").addEventListener("click", () => {
     $("history-preview").hidden = true;
     selected = null;
+    shownVersion = null;
     for (const button of $("history-list").querySelectorAll("button[aria-pressed]")) {
       button.setAttribute("aria-pressed", "false");
     }
   });
+  $("history-whole-toggle").addEventListener("click", () => {
+    showWhole($("history-whole-toggle").getAttribute("aria-expanded") !== "true");
+  });
   document.addEventListener("resume:saved", () => { // a save may have kept a version: show it
     if ($("history-body").hidden || restoring) return;
+    if (shownVersion && !$("history-preview").hidden) showChanges(); // against what was just saved
     clearTimeout(timer);
-    timer = setTimeout(() => { if (page === 1) load(); }, 1000);
+    timer = setTimeout(() => { if (page === 1 && !restoring) load(); }, 1000);
   });
 }
