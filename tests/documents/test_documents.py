@@ -37,6 +37,9 @@ from app.documents import (
     render,
 )
 
+# No queue, and the migration test's database is a SQLite file of its own: CI runs these in one pass (.ci/run).
+pytestmark = pytest.mark.documents
+
 TEMPLATES = templating.load_seed_templates()
 TEMPLATE_IDS = [t["name"] for t in TEMPLATES]
 SEEDS = Path(__file__).resolve().parents[2] / "migrations" / "seed"

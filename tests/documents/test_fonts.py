@@ -12,6 +12,8 @@ from fontTools.ttLib import TTFont
 from app.documents import faces, fonts, pdf
 from tests.documents import layout
 
+pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
+
 
 @pytest.fixture
 def font_dir(tmp_path, monkeypatch):

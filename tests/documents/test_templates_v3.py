@@ -19,6 +19,9 @@ from tests.documents import layout, samples
 from app.documents import templating
 from app.documents import Options, Source, render
 
+# No queue, and the migration test's database is a SQLite file of its own: CI runs these in one pass (.ci/run).
+pytestmark = pytest.mark.documents
+
 SEEDS = Path(__file__).resolve().parents[2] / "migrations" / "seed"
 FIXED = ("Horizon", "Heritage", "Meridian", "Canvas")  # the four whose layouts v3 fixes
 TEMPLATES = {t["name"]: t for t in templating.load_seed_templates() if t["name"] in FIXED}

@@ -15,6 +15,8 @@ from app.documents.templating import (
     template_accent,
 )
 
+pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
+
 TEMPLATES = load_seed_templates()
 TEMPLATE_IDS = [t["name"] for t in TEMPLATES]
 
