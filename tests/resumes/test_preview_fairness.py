@@ -50,9 +50,12 @@ def light_resume(client, templates) -> str:
 
 def test_a_preview_too_heavy_to_draw_is_a_clear_answer_within_its_bound(app, client, heavy, monkeypatch, caplog):
     monkeypatch.setitem(app.config, "PREVIEW_TIMEOUT", 4)
-    started = time.monotonic()
-    response = client.get(f"/api/resumes/{heavy}/preview")
-    took = time.monotonic() - started
+    for _ in range(5):  # a 503: the machine was too busy to tell (CI at high load); asked again, as the editor does
+        started = time.monotonic()
+        response = client.get(f"/api/resumes/{heavy}/preview")
+        took = time.monotonic() - started
+        if response.status_code != 503:
+            break
     assert response.status_code == 422, response.get_json()
     body = response.get_json()
     assert body["code"] == "PREVIEW_TOO_HEAVY" and body["details"] == {"seconds": 4}
@@ -63,7 +66,8 @@ def test_a_preview_too_heavy_to_draw_is_a_clear_answer_within_its_bound(app, cli
     assert again.status_code == 422 and again.get_json()["code"] == "PREVIEW_TOO_HEAVY"
     image = client.get(f"/api/resumes/{heavy}/preview/1.png")
     assert image.status_code == 422 and image.get_json()["code"] == "PREVIEW_TOO_HEAVY"
-    stopped = [r for r in caplog.records if r.name == "app.resumes.previews" and "stopped after" in r.getMessage()]
+    stopped = [r for r in caplog.records if r.name == "app.resumes.previews" and "stopped after" in r.getMessage()
+               and not r.getMessage().endswith("busy")]
     assert len(stopped) == 1
     # once shortened, it is drawn
     shorter = {**HEAVY, "workExperience": HEAVY["workExperience"][:1]}
