@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.content.characters import symbol_font_bullets
 from app.content.language import LANGUAGES
 from app.content.sections import SECTIONS, TITLED, section_order as stored_order
 
@@ -36,16 +37,23 @@ ENTRY_SECTIONS = {
     "references": (("name", "reference"), ()),
 }
 
-# C0 control characters other than tab, line feed and carriage return: pasted in from word
-# processors, meaningless in a document, and not allowed in XML (a DOCX would not save).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+# C0 control characters other than tab, line feed and carriage return, DEL and the C1 controls: pasted
+# in from word processors and terminals, meaningless in a document, and C0 not allowed in XML (a DOCX
+# would not save).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# What no document can hold: the two noncharacters XML refuses, and halves of surrogate pairs (text
+# decoded carelessly). Each becomes the replacement character, which every format can show.
+_UNPRINTABLE = re.compile("[\ufffe\uffff\ud800-\udfff]")
 
 
 def text_value(value: Any) -> str:
-    """A value as document text: None is empty, control characters are dropped."""
+    """A value as document text: None is empty, control characters are dropped, what no document can
+    hold is the replacement character, and the private-use bullets of the Symbol and Wingdings fonts
+    are the characters they show (``characters.SYMBOL_FONT_BULLETS``)."""
     if value is None:
         return ""
-    return _CONTROL.sub("", value if isinstance(value, str) else str(value))
+    text = _UNPRINTABLE.sub("\ufffd", _CONTROL.sub("", value if isinstance(value, str) else str(value)))
+    return symbol_font_bullets(text)
 
 
 def _strings(value: Any) -> list[str]:

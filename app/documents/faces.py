@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from app.content import language
-from app.documents import fonts, scripts
+from app.documents import characters, fonts, scripts
 
 # The CJK region of each language that names one; Hong Kong and Macao Chinese by their tags.
 _REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "ja": "JP", "ko": "KR"}
@@ -50,13 +50,26 @@ def drawn(kind: str, chars: set[str]) -> set[str]:
 
 
 def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[str, str]:
-    """The fallback family of each kind of run the document holds (``tag``: the document's language)."""
-    named = {scripts.LATIN: fonts.SERIF if serif else fonts.SANS, "arabic": fonts.ARABIC,
-             "hebrew": fonts.HEBREW, "devanagari": fonts.DEVANAGARI, "tamil": fonts.TAMIL,
-             "thai": fonts.THAI}
+    """The fallback family of each kind of run the document holds (``tag``: the document's language);
+    the boxes of the characters no face draws are the Latin face's."""
+    named = {kind: characters.family(kind, serif) for kind in marks.kinds if kind != scripts.CJK}
     if scripts.CJK in marks.chars:
         named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], tag)]
-    return {kind: named[kind] for kind in marks.kinds}
+    if marks.missing:
+        named[scripts.MISSING] = characters.family(scripts.MISSING, serif)
+    return named
+
+
+def codes_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[int]]:
+    """The characters each family is cut to: those of every kind of run it draws (the Latin face draws
+    Latin words and the boxes; it is given a space so that a cut of boxes alone has a character map)."""
+    codes: dict[str, set[int]] = {}
+    for kind, family in named.items():
+        found = codes.setdefault(family, set())
+        found.update(map(ord, drawn(kind, marks.chars.get(kind, set()))))
+        if kind == scripts.MISSING:
+            found.add(ord(" "))
+    return {family: frozenset(found) for family, found in codes.items()}
 
 
 _BODY_FONT = re.compile(r"(?:^|[\s,}])(?:body|html|\*)\s*\{[^}]*?font-family\s*:\s*([^;}]+)", re.IGNORECASE)
@@ -84,10 +97,12 @@ def missing_glyphs(html: str) -> dict[str, str]:
     built-in fonts is Windows-1252, which they draw, by construction (``scripts.drawable``)."""
     from fontTools.ttLib import TTFont
 
-    _html, marks = scripts.mark_runs(html)
     head = html.partition("</head>")[0]
+    _html, marks = scripts.mark_runs(html, serif_template(head))
     missing = {}
     for kind, family in families(marks, serif_template(head), language_of(html)).items():
+        if kind == scripts.MISSING:
+            continue
         chars = marks.chars[kind]
         cmap = TTFont(str(fonts.cut(fonts.face(family, False), frozenset(map(ord, drawn(kind, chars)))))).getBestCmap()
         lacking = "".join(sorted(char for char in chars if ord(char) not in cmap and not char.isspace()

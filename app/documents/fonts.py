@@ -16,7 +16,13 @@ packages pinned in requirements.txt:
   Sans, or Noto Serif in a serif template (``fontpkg-noto-sans`` / ``-serif``);
 - Arabic, Devanagari, Tamil, Thai: Noto Sans Arabic / Devanagari / Tamil /
   Thai; Hebrew: Heebo (``fontpkg-*``). All of these ship as variable TrueType
-  fonts.
+  fonts;
+- the other scripts Noto draws in a face of their own (Bengali, Gujarati, Gurmukhi, Kannada,
+  Malayalam, Oriya, Sinhala, Telugu, Khmer, Lao, Myanmar, Armenian, Georgian, Ethiopic), emoji (Noto
+  Emoji, monochrome: its ligatures draw ZWJ sequences, flags and keycaps as one glyph) and symbols
+  (Noto Sans Symbols): ``manimgx-fonts``, variable TrueType fonts as Noto publishes them;
+- the symbols and arrows those lack (Noto Sans Symbols 2) and mathematics (STIX Two Math):
+  ``justmytype-western-core``, static TrueType fonts (their bold is the regular face).
 
 No build step. ReportLab embeds static TrueType outlines only, so ``cut`` makes,
 for one face and the characters a document draws with it, a small TrueType font:
@@ -55,7 +61,7 @@ from app.config import pdf_font_dir
 log = logging.getLogger(__name__)
 
 KEEP = 2000  # cuts kept on disk, the least recently used removed first
-CUT_VERSION = 3  # part of a cut's name: raised when make_cut changes what it makes
+CUT_VERSION = 4  # part of a cut's name: raised when make_cut changes what it makes
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,11 @@ def _pair(family: str, package: str, source: str, **kwargs) -> tuple[Face, Face]
                  **kwargs))
 
 
+def _single(family: str, package: str, source: str) -> tuple[Face, Face]:
+    """A face with one weight: bold text is drawn in it too."""
+    return Face(family, package, source, bold=False), Face(family, package, source, bold=True)
+
+
 _CJK = ("cvttf_NotoSansCJK_Regular", "NotoSansCJKtc-Regular.otf")
 # The CJK families, by region: the font's default glyphs are Traditional Chinese (Taiwan).
 CJK_REGIONS = {"SC": "ZHS ", "TC": "", "HK": "ZHH ", "JP": "JAN ", "KR": "KOR "}
@@ -93,6 +104,30 @@ HEBREW = "Heebo"
 DEVANAGARI = "Noto Sans Devanagari"
 TAMIL = "Noto Sans Tamil"
 THAI = "Noto Sans Thai"
+EMOJI = "Noto Emoji"
+SYMBOLS = "Noto Sans Symbols"
+SYMBOLS2 = "Noto Sans Symbols 2"
+MATH = "STIX Two Math"
+# The faces of manimgx-fonts for scripts with no face above: family -> (file, shaped by HarfBuzz).
+_MANIMGX = {
+    "Noto Sans Bengali": ("NotoSansBengali[wght].ttf", True),
+    "Noto Sans Gujarati": ("NotoSansGujarati[wght].ttf", True),
+    "Noto Sans Gurmukhi": ("NotoSansGurmukhi[wght].ttf", True),
+    "Noto Sans Kannada": ("NotoSansKannada[wght].ttf", True),
+    "Noto Sans Malayalam": ("NotoSansMalayalam[wght].ttf", True),
+    "Noto Sans Oriya": ("NotoSansOriya[wght].ttf", True),
+    "Noto Sans Sinhala": ("NotoSansSinhala[wght].ttf", True),
+    "Noto Sans Telugu": ("NotoSansTelugu[wght].ttf", True),
+    "Noto Sans Khmer": ("NotoSansKhmer[wght].ttf", True),
+    "Noto Sans Lao": ("NotoSansLao[wght].ttf", True),
+    "Noto Sans Myanmar": ("NotoSansMyanmar[wght].ttf", True),
+    "Noto Sans Armenian": ("NotoSansArmenian[wght].ttf", False),
+    "Noto Sans Georgian": ("NotoSansGeorgian[wght].ttf", False),
+    "Noto Sans Ethiopic": ("NotoSansEthiopic[wght].ttf", False),
+    EMOJI: ("NotoEmoji[wght].ttf", True),
+    SYMBOLS: ("NotoSansSymbols[wght].ttf", False),
+}
+_WESTERN = "justmytype_western_core"
 
 FACES = (
     *(face for region, tag in CJK_REGIONS.items() for face in _pair(CJK[region], *_CJK, region=tag)),
@@ -103,6 +138,10 @@ FACES = (
     *_pair(DEVANAGARI, "fontpkg_noto_sans_devanagari", "files/NotoSansDevanagari[wdth,wght].ttf", shaped=True),
     *_pair(TAMIL, "fontpkg_noto_sans_tamil", "files/NotoSansTamil[wdth,wght].ttf", shaped=True),
     *_pair(THAI, "fontpkg_noto_sans_thai", "files/NotoSansThai[wdth,wght].ttf", shaped=True),
+    *(face for family, (file, shaped) in _MANIMGX.items()
+      for face in _pair(family, "manimgx_fonts", file, shaped=shaped)),
+    *_single(SYMBOLS2, _WESTERN, "fonts/ofl/notosanssymbols2/NotoSansSymbols2-Regular.ttf"),
+    *_single(MATH, _WESTERN, "fonts/ofl/stixtwomath/STIXTwoMath-Regular.ttf"),
 )
 FAMILIES = frozenset(face.family for face in FACES)
 
@@ -113,6 +152,19 @@ def face(family: str, bold: bool) -> Face:
 
 def source(face: Face) -> Path:
     return Path(str(resources.files(face.package) / face.source))
+
+
+def coverage(family: str) -> frozenset[int]:
+    """The characters ``family`` has a glyph for (its regular face's character map), read once per
+    process: deciding which face draws a character (``scripts.py``) asks only for the faces its
+    characters reach, so a document in English never reads the CJK font's map."""
+    return _coverage(str(source(face(family, False))))
+
+
+@functools.lru_cache(maxsize=None)
+def _coverage(path: str) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+    return frozenset(TTFont(path, lazy=True).getBestCmap())
 
 
 @functools.lru_cache(maxsize=None)
@@ -209,9 +261,12 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> b
     if face.variable:  # ReportLab draws a variable font's default instance only
         from fontTools.varLib import instancer
         axes = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
-        axes["wght"] = 700 if face.bold else 400
+        limits = next((axis.minValue, axis.maxValue) for axis in font["fvar"].axes if axis.axisTag == "wght")
+        axes["wght"] = min(max(700 if face.bold else 400, limits[0]), limits[1])
         font = instancer.instantiateVariableFont(font, axes)
     _clamp_line_height(font)
+    if face.region:
+        _name_region(font, face)
     out = io.BytesIO()
     font.save(out)
     data = out.getvalue()
@@ -250,6 +305,22 @@ def _clamp_line_height(font) -> None:
     ratio = MAX_LINE * units / total
     os2.sTypoAscender = hhea.ascent = round(os2.sTypoAscender * ratio)
     os2.sTypoDescender = hhea.descent = round(os2.sTypoDescender * ratio)
+
+
+def _name_region(font, face: Face) -> None:
+    """The cut named for the region whose forms it draws: the font ships as Noto Sans CJK TC (its default
+    forms are Taiwan's), and a Simplified Chinese PDF that embedded ``NotoSansCJKtc-Regular`` misled any
+    tool that reads font names. ``NotoSansCJKsc-Regular`` is Noto's own name for the Simplified face."""
+    region = face.family.rsplit(" ", 1)[-1]
+    style = "Bold" if face.bold else "Regular"
+    names = {1: face.family, 2: style, 3: f"{face.family.replace(' ', '')}-{style}", 4: f"{face.family} {style}",
+             6: f"NotoSansCJK{region.lower()}-{style}", 16: face.family, 17: style}
+    table = font["name"]
+    for record in list(table.names):
+        if record.nameID in names:
+            table.removeNames(nameID=record.nameID)
+    for name_id, text in names.items():
+        table.setName(text, name_id, 3, 1, 0x409)
 
 
 def _regional_forms(font, tag: str) -> dict[str, str]:

@@ -61,8 +61,8 @@ def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> 
     """The faces the marked runs need, each cut to their characters, and the rules that set each
     kind of run in its family; after the template CSS and !important, so they win."""
     rules = []
-    for kind, family in sorted(faces.families(marks, serif, language).items()):
-        codes = frozenset(map(ord, faces.drawn(kind, marks.chars[kind])))
+    named = faces.families(marks, serif, language)
+    for family, codes in sorted(faces.codes_by_family(marks, named).items()):
         for bold in (False, True):
             path = fonts.cut(fonts.face(family, bold), codes)
             weight = "bold" if bold else "normal"
@@ -71,6 +71,7 @@ def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> 
             for style in ("normal", "italic"):
                 rules.append(f'@font-face {{ font-family: "{family}"; src: url("{path.name}"); '
                              f"font-weight: {weight}; font-style: {style}; }}")
+    for kind, family in sorted(named.items()):
         rules.append(f'.{scripts.class_of(kind)} {{ font-family: "{family}" !important; }}')
     return "\n".join(rules) + "\n"
 
@@ -111,15 +112,16 @@ def link_callback(uri: str, rel: str | None = None) -> str:
 def with_fallback_font(html: str) -> str:
     """The document with its runs and blocks marked (``scripts.py``) and the fallback faces and
     line breaking declared last in its head; as it was when nothing needs them."""
-    html, marks = scripts.mark_runs(html)
-    if not (marks.kinds or marks.wrapped):
+    serif = faces.serif_template(html.partition("</head>")[0])
+    html, marks = scripts.mark_runs(html, serif)
+    if not (marks.kinds or marks.wrapped or marks.missing):
         return html
     head, marker, rest = html.partition("</head>")
     if not marker:
         raise DocumentError("the document has no head to add the font to")
     css = (WRAP_CSS if marks.wrapped else "") + (JOINED_CSS if marks.joined else "")
-    if marks.kinds:
-        css = font_css(marks, faces.serif_template(head), faces.language_of(head)) + css
+    if marks.kinds or marks.missing:
+        css = font_css(marks, serif, faces.language_of(head)) + css
     return f"{head}<style>\n{css}</style>\n{marker}{rest}"
 
 

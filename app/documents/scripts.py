@@ -37,48 +37,22 @@ from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
 
-LATIN = "latin"
-CJK = "cjk"
+from app.documents import characters, fonts
+from app.documents.characters import CJK, IGNORED, JOINED, LATIN, MISSING, RIGHT_TO_LEFT, WRAPPED, drawable
+
 CJK_WRAP_CLASS = "pdf-cjk-wrap"  # a block holding CJK text: CJK line breaking
 JOINED_CLASS = "pdf-joined"  # a block holding letters that join or stack: no letter spacing
-
-_CJK = (
-    "\u1100-\u11ff"  # Hangul jamo
-    "\u2e80-\u2fdf"  # CJK radicals, Kangxi radicals
-    "\u3000-\u33ff"  # CJK symbols and punctuation, kana, bopomofo, enclosed, compatibility
-    "\u3400-\u4dbf\u4e00-\u9fff"  # ideographs
-    "\uac00-\ud7a3"  # Hangul syllables
-    "\uf900-\ufaff\ufe30-\ufe4f"  # compatibility ideographs and forms
-    "\uff00-\uffef"  # halfwidth and fullwidth forms
-)
-_JOINERS = "\u200c\u200d"  # ZWNJ and ZWJ belong to the run they sit in
-# What a run of a script takes in between its words: spaces, digits and common punctuation, which every
-# face of SCRIPTS draws. One run is one frag, which the bidirectional algorithm orders as a whole: split
+# What a run of a script takes in between its words: spaces, digits and common punctuation, where its
+# face draws them. One run is one frag, which the bidirectional algorithm orders as a whole: split
 # into frags around "2010 –", an Arabic date lost its spaces ("يناير2010 –حتى الآن").
-_BETWEEN = " \u00a00-9.,:;\\-\u2013\u2014()/%+'\"!?"
-# The scripts with a face of their own, by the blocks of their letters, marks and signs.
-SCRIPTS = {
-    "arabic": "\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufefe",
-    "hebrew": "\u0590-\u05ff\ufb1d-\ufb4f",
-    "devanagari": "\u0900-\u097f\ua8e0-\ua8ff\u1cd0-\u1cff",
-    "tamil": "\u0b80-\u0bff",
-    "thai": "\u0e00-\u0e7f",
-}
-KINDS = (CJK, *SCRIPTS, LATIN)
-RIGHT_TO_LEFT = frozenset({"arabic", "hebrew"})
-JOINED = frozenset({"arabic", "devanagari", "tamil", "thai"})
-WRAPPED = frozenset({CJK, "thai"})  # scripts whose lines may end between two letters with no space between
-CJK_RUN = re.compile(f"[{_CJK}]+")
+_BETWEEN = frozenset(" \u00a00123456789.,:;-\u2013\u2014()/%+'\"!?")
+_TRAILING = frozenset("0123456789.,:;!?%)")  # what a run may end with after its last letter
+_SCRIPT_KINDS = frozenset(characters.SCRIPT_CODES)
+CJK_RUN = re.compile("[" + "".join(f"{chr(start)}-{chr(end)}" for start, end in characters._CJK_BLOCKS) + "]+")
 CJK_CLASS = f"pdf-{CJK}"
 LATIN_CLASS = f"pdf-{LATIN}"
+MISSING_CLASS = f"pdf-{MISSING}"
 LONG_PIECE = re.compile(r"[^\s\u3000]{25,}")
-_WORD = f"[^\\W_{_CJK}{''.join(SCRIPTS.values())}]+"  # letters and digits of no script above
-_TOKEN = re.compile(
-    f"(?P<{CJK}>[{_CJK}]+)|"
-    + "".join(f"(?P<{name}>[{chars}{_JOINERS}]+(?:[{_BETWEEN}]+[{chars}{_JOINERS}]+)*"
-              f"(?:[{_BETWEEN}]*[0-9.,:;!?%)])?)|"
-              for name, chars in SCRIPTS.items())
-    + f"(?P<word>{_WORD}(?:['\u2019]{_WORD})*)|(?P<other>.)", re.DOTALL)
 
 
 ISOLATE, POP_ISOLATE = "\u2066", "\u2069"  # LEFT-TO-RIGHT ISOLATE, POP DIRECTIONAL ISOLATE
@@ -100,27 +74,65 @@ _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "
 _RAW = frozenset({"style", "script"})
 
 
-def drawable(text: str) -> bool:
-    """Whether the built-in PDF fonts (Windows-1252) draw every character of ``text``."""
-    try:
-        text.encode("cp1252")
-    except UnicodeEncodeError:
-        return False
-    return True
+def _word_char(char: str) -> bool:
+    return char.isalnum() or unicodedata.category(char)[0] == "M"
 
 
-def split_runs(text: str) -> list[tuple[str, str | None]]:
-    """``text`` as (piece, the kind of fallback it needs or None) runs, neighbours of a kind merged."""
+def _absorb(text: str, kinds: list, serif: bool) -> None:
+    """A script's run takes the spaces, digits and punctuation between two of its letters, and the
+    digits or punctuation right after its last one, where its face draws them."""
+    index = 0
+    while index < len(text):
+        if kinds[index] is not None:
+            index += 1
+            continue
+        end = index
+        while end < len(text) and kinds[end] is None:
+            end += 1
+        before = kinds[index - 1] if index else None
+        after = kinds[end] if end < len(text) else None
+        if before in _SCRIPT_KINDS:
+            covered = fonts.coverage(characters.family(before, serif))
+            take = 0
+            for offset, char in enumerate(text[index:end]):
+                if char not in _BETWEEN or ord(char) not in covered:
+                    break
+                if after == before and offset == end - index - 1 or char in _TRAILING:
+                    take = offset + 1
+            kinds[index:index + take] = [before] * take
+        index = end
+
+
+def _latin_words(text: str, kinds: list) -> None:
+    """A word with a letter the built-in fonts lack is set whole in the Latin face: "Łódź" in one font,
+    not two."""
+    index = 0
+    while index < len(text):
+        if not _word_char(text[index]):
+            index += 1
+            continue
+        end = index
+        while end < len(text) and (_word_char(text[end]) or (
+                text[end] in "'\u2019" and end + 1 < len(text) and _word_char(text[end + 1]))):
+            end += 1
+        word = kinds[index:end]
+        if LATIN in word and all(kind in (None, LATIN) for kind in word):
+            kinds[index:end] = [LATIN] * (end - index)
+        index = end
+
+
+def split_runs(text: str, serif: bool = False) -> list[tuple[str, str | None]]:
+    """``text`` as (piece, the kind of fallback it needs or None) runs, neighbours of a kind merged
+    (``characters.kinds``; ``IGNORED`` and ``MISSING`` pieces are runs of their own)."""
+    kinds = characters.kinds(text, serif)
+    _absorb(text, kinds, serif)
+    _latin_words(text, kinds)
     runs: list[tuple[str, str | None]] = []
-    for match in _TOKEN.finditer(text):
-        piece = match.group(0)
-        kind = match.lastgroup
-        if kind in ("word", "other"):
-            kind = None if drawable(piece) else LATIN
+    for char, kind in zip(text, kinds):
         if runs and runs[-1][1] == kind:
-            runs[-1] = (runs[-1][0] + piece, kind)
+            runs[-1] = (runs[-1][0] + char, kind)
         else:
-            runs.append((piece, kind))
+            runs.append((char, kind))
     return runs
 
 
@@ -139,6 +151,7 @@ def starts_right_to_left(text: str) -> bool | None:
 class Marks:
     """What ``mark_runs`` found: the characters of each kind of run, the blocks set for CJK breaking."""
     chars: dict[str, set[str]] = field(default_factory=dict)
+    missing: str = ""  # the characters no face draws, once each, in their order (drawn as boxes)
     wrapped: bool = False
     joined: bool = False
     right_to_left: bool = False
@@ -152,8 +165,10 @@ class Marks:
 
 
 class _Marker(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, serif: bool, printing: bool) -> None:
         super().__init__(convert_charrefs=True)
+        self.serif = serif
+        self.printing = printing  # for the PDF: ignored characters dropped, missing ones boxed
         self.out: list[str] = []
         self.stack: list[tuple[str, int]] = []  # open elements: (tag, index of its start tag in out)
         self.starts: dict[int, tuple[str, list]] = {}  # index in out -> (tag, attrs) of each start tag
@@ -221,8 +236,14 @@ class _Marker(HTMLParser):
 
     def _pieces(self, data: str) -> list[str]:
         pieces = []
-        for piece, kind in split_runs(data):
-            if kind:
+        for piece, kind in split_runs(data, self.serif):
+            if kind == IGNORED:
+                pieces.append("" if self.printing else escape(piece, quote=False))
+            elif kind == MISSING:
+                self.marks.missing += "".join(char for char in dict.fromkeys(piece) if char not in self.marks.missing)
+                pieces.append(f'<span class="{MISSING_CLASS}">{escape(piece, quote=False)}</span>'
+                              if self.printing else escape(piece, quote=False))
+            elif kind:
                 self.marks.chars.setdefault(kind, set()).update(piece)
                 pieces.append(f'<span class="{class_of(kind)}">{escape(piece, quote=False)}</span>')
                 if kind in WRAPPED:
@@ -278,11 +299,14 @@ def _start_tag(tag: str, attrs: list, classes: list[str], extra: dict[str, str])
     return "<" + " ".join(parts) + ">"
 
 
-def mark_runs(html: str) -> tuple[str, Marks]:
-    """The document with its runs and blocks marked, and what was marked (false when nothing was)."""
+def mark_runs(html: str, serif: bool = False, printing: bool = True) -> tuple[str, Marks]:
+    """The document with its runs and blocks marked, and what was marked (false when nothing was).
+    ``serif``: the template's body text is serif (Latin words then fall back to Noto Serif);
+    ``printing``: for the PDF, where ignorable characters are left out and the ones no face draws
+    are boxes (``MISSING_CLASS``); a browser is left to draw both itself."""
     if drawable(html) and not LONG_PIECE.search(html):
         return html, Marks()
-    marker = _Marker()
+    marker = _Marker(serif, printing)
     marker.feed(html)
     marker.close()
     return marker.result(), marker.marks

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import functools
 import os
-import unicodedata
+from typing import NamedTuple
 
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import TTFont, shapeFragWord
+from reportlab.pdfbase.ttfonts import ShapedStr, TTFont, shapeFragWord
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.textobject import PDFTextObject
 from xhtml2pdf import reportlab_paragraph as engine
 from xhtml2pdf.util import getSize
 
@@ -68,10 +70,11 @@ def _shaped(word):
         if not run:
             return
         piece = [sum(stringWidth(text, frag.fontName, frag.fontSize) for frag, text in run), *run]
-        shaped = shapeFragWord(piece)
+        # Forced: ReportLab keeps a word it thinks unchanged, and 👍🏽 shaped to one glyph, the
+        # thumb's own, looked unchanged (the skin tone was then drawn beside it).
+        shaped = shapeFragWord(piece, force=True)
         width += shaped[0]
-        out.extend(shaped[1:])
-        _remember_text(run[0][0].fontName, "".join(text for _frag, text in run), shaped[1:])
+        out.extend(_coded("".join(text for _frag, text in run), shaped[1:]))
         run.clear()
 
     for frag, text in pieces:
@@ -98,69 +101,233 @@ def shape_piece(frag, text: str) -> tuple[float, str] | None:
     return width, shaped
 
 
-# The text each private-use code stands for, by face name: ReportLab gives a glyph that no character
-# maps to (a conjunct, a ligature, a vowel sign's other form) a code from U+E000 on; the PDF's
-# ToUnicode map names that text instead, so that the text layer (search, copy, an applicant tracking
-# system) reads the word. Each cluster HarfBuzz returns is recorded: its private glyphs and the
-# letters they stand for between them (the cluster's text less what its other glyphs draw).
-_PRIVATE: dict[bytes, list[tuple[tuple[int, ...], str]]] = {}
+# The text layer. A shaped word is drawn as the glyphs HarfBuzz chose, which are not its characters: a
+# conjunct is one glyph for three characters, Devanagari's vowel sign ि is drawn before the consonant it
+# follows, Tamil's ொ is split around its consonant, 👍🏽 is one glyph. What search, copy and an applicant
+# tracking system read is each glyph's code through the font's ToUnicode map, in the order the glyphs
+# are drawn. So every glyph of a shaped word is drawn under a code of its own (``_code``), for that
+# glyph, where HarfBuzz placed it *and the text it stands for*: the glyphs of a cluster (the
+# characters HarfBuzz drew together) share its text out in drawing order, one character each and the
+# rest to the last, so that the codes read in order give the characters in the order they were typed.
+# A cluster with more glyphs than characters (கொ: three glyphs for two) leaves a glyph with no text,
+# which some readers (pdfium) fill with the code's number: such a cluster is drawn inside a
+# marked-content span whose /ActualText is its text (``_draw``), the PDF's way of saying what a run of
+# glyphs reads as. A code carries its glyph's placement, so a word drawn after the bidirectional
+# algorithm has cut it into plain strings is still drawn as shaped.
+PRIVATE_START = 0xF0000  # codes from Unicode's plane 15 (private use): no font's character map has them
 
 
-def _private(char: str) -> bool:
-    return 0xE000 <= ord(char) <= 0xF8FF
+class Place(NamedTuple):
+    text: str        # what the glyph reads as
+    advance: float   # how far the next glyph starts (1/1000 em)
+    x_offset: float  # where it is drawn from the pen
+    y_offset: float
+    width: float     # its PDF width: reaches where the next glyph starts (a mark's too)
 
 
-def _remember_text(font_name: str, text: str, pieces) -> None:
-    clusters = _PRIVATE.setdefault(pdfmetrics.getFont(font_name).face.name, [])
-    glyphs = [(char, data.cluster) for _frag, shaped in pieces
-              for char, data in zip(shaped, getattr(shaped, "__shapeData__", None) or ())]
-    starts = sorted({cluster for _char, cluster in glyphs}) + [len(text)]
-    for cluster in sorted({cluster for char, cluster in glyphs if _private(char)}):
-        # Decomposed, as the shaper may draw a letter as its parts: Thai ำ as ํ and า.
-        rest = unicodedata.normalize("NFKD", text[cluster:next(start for start in starts if start > cluster)])
-        for char, at in glyphs:
-            if at == cluster and not _private(char):
-                rest = rest.replace(unicodedata.normalize("NFKD", char), "", 1)
-        clusters.append((tuple(ord(char) for char, at in glyphs if at == cluster and _private(char)), rest))
+_CODES: dict[tuple, int] = {}  # (face name, glyph, place) -> code
+_PLACES: dict[bytes, dict[int, Place]] = {}  # face name -> code -> its place
 
 
-def _texts(clusters: list[tuple[tuple[int, ...], str]]) -> dict[int, str]:
-    """The text of each private code: a glyph alone in a cluster stands for all of the cluster's rest;
-    in a cluster of several, what the others are known to stand for is taken away, and a last
-    unknown one stands for what is left. What stays unknown: the first of its cluster stands for the
-    rest, the others for nothing."""
-    known: dict[int, str] = {codes[0]: rest for codes, rest in clusters if len(codes) == 1}
-    changed = True
-    while changed:
-        changed = False
-        for codes, rest in clusters:
-            unknown = [code for code in codes if code not in known]
-            if len(unknown) == 1:
-                left = rest
-                for code in codes:
-                    if code in known:
-                        left = left.replace(known[code], "", 1)
-                known[unknown[0]] = left
-                changed = True
-    for codes, rest in clusters:
-        for index, code in enumerate(codes):
-            known.setdefault(code, rest if index == 0 else "")
-    return known
+def _code(font, glyph: int, place: Place) -> int:
+    """The code that draws ``glyph`` of ``font`` at ``place``: the character itself when the font's map
+    gives it that glyph, drawn where it would be anyway."""
+    face = font.face
+    if (len(place.text) == 1 and face.charToGlyph.get(ord(place.text)) == glyph and not place.x_offset
+            and not place.y_offset and face.charWidths.get(ord(place.text)) == place.advance == place.width):
+        return ord(place.text)
+    key = (face.name, glyph, place)
+    code = _CODES.get(key)
+    if code is None:
+        places = _PLACES.setdefault(face.name, {})
+        code = PRIVATE_START + len(places)
+        face.charToGlyph[code] = glyph
+        face.glyphToChar.setdefault(glyph, []).append(code)
+        face.charWidths[code] = place.width
+        places[code] = place
+        _CODES[key] = code
+    return code
+
+
+def _coded(text: str, pieces) -> list:
+    """The shaped pieces of one run of ``text`` (in one face) with every glyph under its ``_code``."""
+    glyphs = [(frag, char, data) for frag, shaped in pieces
+              for char, data in zip(shaped, getattr(shaped, "__shapeData__", None) or [None] * len(shaped))]
+    if not glyphs or any(data is None for _frag, _char, data in glyphs):
+        return list(pieces)  # nothing was shaped
+    starts = sorted({data.cluster for _frag, _char, data in glyphs if data.cluster < len(text)}) + [len(text)]
+    texts: list[str] = []
+    index = 0
+    while index < len(glyphs):  # the glyphs of each cluster share its text out
+        cluster = glyphs[index][2].cluster
+        end = index
+        while end < len(glyphs) and glyphs[end][2].cluster == cluster:
+            end += 1
+        chars = text[cluster:next((start for start in starts if start > cluster), len(text))] \
+            if cluster < len(text) else glyphs[index][1]
+        count = end - index
+        texts.extend([*chars[:count - 1], chars[count - 1:]] if len(chars) >= count else
+                     [*chars, *[""] * (count - len(chars))])
+        index = end
+    out: list = []
+    for (frag, char, data), reads in zip(glyphs, texts):
+        font = pdfmetrics.getFont(frag.fontName)
+        glyph = font.face.charToGlyph.get(ord(char), 0)
+        if data.cluster == _SIMPLE:  # a plain character ReportLab added (a space between words)
+            place = Place(char, data.width, 0.0, 0.0, data.width)
+        else:
+            # A glyph drawn back over the one before it (a mark) is as wide as the way to where the next
+            # one starts, so that a reader measuring the gaps between glyphs finds none inside a word.
+            place = Place(reads, data.x_advance, data.x_offset, data.y_offset,
+                          max(data.width, data.x_advance - data.x_offset))
+        code = chr(_code(font, glyph, place))
+        if out and out[-1][0] is frag:
+            out[-1] = (frag, out[-1][1] + code)
+        else:
+            out.append((frag, code))
+    # Plain strings: each code says how its glyph is drawn, and stringWidth measures its advance.
+    return [(frag, ShapedStr(piece, shapeData=[_data(ord(char), frag.fontName) for char in piece]))
+            for frag, piece in out]
+
+
+_SIMPLE = 0x7FFFFFFF  # ReportLab's cluster for a plain character added to a shaped string (a space)
+
+
+def _data(code: int, font_name: str):
+    """ReportLab's shape data for a code (its drawing of a ShapedStr reads it)."""
+    font = pdfmetrics.getFont(font_name)
+    place = _PLACES.get(font.face.name, {}).get(code)
+    if place is None:
+        width = font.face.charWidths.get(code, font.face.defaultWidth)
+        return ttfonts.ShapeData(_SIMPLE, width, 0, 0, 0, width)
+    return ttfonts.ShapeData(0, place.advance, 0, place.x_offset, place.y_offset, place.width)
+
+
+def _utf16(text: str) -> str:
+    return text.encode("utf-16-be").hex().upper()
 
 
 def _to_unicode_cmap(original):
+    """ReportLab's ToUnicode map with every code of a shaped glyph reading as its text, the characters
+    past U+FFFF written as UTF-16 surrogate pairs (ReportLab wrote five hex digits, which readers took
+    for another character), and the missing-glyph box (code 0) reading as U+FFFD."""
     @functools.wraps(original)
     def make(fontname, subset):
         face_name = fontname.split("+", 1)[-1].encode("pdfdoc", "replace")
-        texts = _texts(next((found for name, found in _PRIVATE.items() if face_name.startswith(name)), []))
+        places = next((found for name, found in _PLACES.items() if face_name.startswith(name)), {})
         cmap = original(fontname, subset)
         for index, code in enumerate(subset):
-            if code in texts:
-                target = texts[code].encode("utf-16-be").hex().upper() or "FEFF"
-                cmap = cmap.replace("<%02X> <%04X>" % (index, code), "<%02X> <%s>" % (index, target), 1)
+            if code in places:
+                target = _utf16(places[code].text)
+            elif code == 0:
+                target = _utf16("\ufffd")
+            elif code > 0xFFFF:
+                target = _utf16(chr(code))
+            else:
+                continue
+            cmap = cmap.replace("<%02X> <%04X>" % (index, code), "<%02X> <%s>" % (index, target), 1)
         return cmap
     make.shapes = True
     return make
+
+
+def _draw(textobject, text: str) -> str:
+    """The PDF operators that draw ``text`` in a face this module shaped: every glyph where its code
+    places it (ReportLab's drawing of a shaped string), each cluster that has a glyph of no text inside
+    a span whose /ActualText is the cluster's text."""
+    places = _PLACES[pdfmetrics.getFont(textobject._fontname).face.name]
+    clusters: list[tuple[int, int]] = []
+    for index, char in enumerate(text):  # a cluster: a glyph with text, and the glyphs after it with none
+        place = places.get(ord(char))
+        if clusters and place is not None and not place.text:
+            clusters[-1] = (clusters[-1][0], index + 1)
+        else:
+            clusters.append((index, index + 1))
+    operators: list[str] = []
+    plain = 0
+    for start, end in clusters:
+        if end - start == 1:
+            continue
+        if start > plain:
+            operators.append(_shaped_text(textobject, text[plain:start]))
+        reads = "".join(places[ord(char)].text if ord(char) in places else char for char in text[start:end])
+        operators += [f"/Span <</ActualText <FEFF{_utf16(reads)}>>> BDC",
+                      _shaped_text(textobject, text[start:end]), "EMC"]
+        plain = end
+    if plain < len(text):
+        operators.append(_shaped_text(textobject, text[plain:]))
+    return " ".join(operators)
+
+
+def _shaped_text(textobject, text: str) -> str:
+    """``text`` drawn glyph by glyph where its codes place them: TJ arrays whose numbers move each glyph
+    by HarfBuzz's offset and the pen on by its advance, a rise (Ts) for a glyph drawn above or below
+    the line, the subset's font chosen as ReportLab does."""
+    font = pdfmetrics.getFont(textobject._fontname)
+    canvas, size = textobject._canvas, textobject._fontsize
+    places = _PLACES.get(font.face.name, {})
+    widths, default = font.face.charWidths, font.face.defaultWidth
+    operators: list[str] = []
+    items: list[str] = []
+    base = rise = textobject._rise
+
+    def close() -> None:
+        if items:
+            operators.append(f"[{' '.join(items)}] TJ")
+            items.clear()
+
+    index = 0
+    for subset, chunk in font.splitString(text, canvas._doc):
+        if subset != textobject._curSubset:
+            close()
+            operators.append(f"{font.getSubsetInternalName(subset, canvas._doc)} {fp_str(size)} Tf "
+                             f"{fp_str(textobject._leading)} TL")
+            textobject._curSubset = subset
+        for byte in chunk:
+            code = ord(text[index])
+            index += 1
+            place = places.get(code)
+            if place is None:
+                width = widths.get(code, default)
+                place = Place("", width, 0.0, 0.0, width)
+            wanted = base + size * place.y_offset / 1000
+            if wanted != rise:
+                close()
+                operators.append(f"{fp_str(wanted)} Ts")
+                rise = wanted
+            if place.x_offset:
+                items.append(fp_str(-place.x_offset))
+            items.append(f"({canvas._escape(bytes([byte]))})")
+            back = place.width - place.advance + place.x_offset
+            if back:
+                items.append(fp_str(back))
+    close()
+    if rise != base:
+        operators.append(f"{fp_str(base)} Ts")
+    return " ".join(operators)
+
+
+_ORIGINAL_FORMAT = PDFTextObject._formatText
+_ORIGINAL_WIDTH = TTFont.stringWidth
+
+
+def _format_text(textobject, text):
+    font = pdfmetrics.getFont(textobject._fontname)
+    if getattr(font, "_dynamicFont", False) and font.face.name in _PLACES:
+        return _draw(textobject, text.decode("utf-8") if isinstance(text, bytes) else str(text))
+    return _ORIGINAL_FORMAT(textobject, text)
+
+
+def _string_width(font, text, size, encoding="utf8"):
+    """A string's width, its shaped glyphs measured by how far each moves the pen."""
+    places = _PLACES.get(font.face.name)
+    if not places or isinstance(text, ShapedStr):
+        return _ORIGINAL_WIDTH(font, text, size, encoding)
+    if isinstance(text, bytes):
+        text = text.decode(encoding)
+    widths, default = font.face.charWidths, font.face.defaultWidth
+    return 0.001 * size * sum(places[code].advance if code in places else widths.get(code, default)
+                              for code in map(ord, text))
 
 
 def _spacing(frag) -> float:
@@ -197,10 +364,14 @@ def _shaping(original):
 
 
 def install() -> None:
-    """Wrap the paragraph engine's word cutting once per process."""
+    """Wrap the paragraph engine's word cutting, the ToUnicode maps and the drawing of shaped strings
+    once per process; forget the codes of the document before."""
     if not getattr(engine._getFragWords, "shapes", False):
         engine._getFragWords = _shaping(engine._getFragWords)
     if not getattr(ttfonts.makeToUnicodeCMap, "shapes", False):
         ttfonts.makeToUnicodeCMap = _to_unicode_cmap(ttfonts.makeToUnicodeCMap)
-    _PRIVATE.clear()
+    PDFTextObject._formatText = _format_text
+    TTFont.stringWidth = _string_width
+    _CODES.clear()
+    _PLACES.clear()
     _shaped_font.cache_clear()  # names are reused by the next document's faces

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from app.documents import faces, fonts, scripts
+from app.documents import characters, faces, fonts, scripts
 
 # The scripts a browser shapes with the font's own rules: their cuts keep GSUB and GPOS.
-_SHAPED = frozenset({"arabic", "hebrew", "devanagari", "tamil", "thai"})
+_SHAPED = characters.JOINED | {"hebrew", characters.EMOJI}
 
 
 @dataclass
@@ -50,18 +50,20 @@ def prepare(html: str, css: str = "", language: str | None = None) -> WebFonts:
     """The page's runs marked and the cuts its text needs. ``css`` is the template's (whether its body
     text is serif); ``language`` the resume's (else the document's ``<html lang>``)."""
     fragment = "<body" not in html  # the share page's body, not a whole document
-    marked, marks = scripts.mark_runs(f"<body>{html}</body>" if fragment else html)
+    serif = faces.serif_template(f"<style>{css}</style>" if css else html)
+    marked, marks = scripts.mark_runs(f"<body>{html}</body>" if fragment else html, serif, printing=False)
     if fragment:
         marked = marked.split(">", 1)[1].rsplit("</body>", 1)[0]  # the body tag may have gained a class
-    serif = faces.serif_template(f"<style>{css}</style>" if css else html)
     found = WebFonts(marked, serif=serif)
     if not marks.kinds:
         return found
-    found.kinds = faces.families(marks, serif, language or faces.language_of(html))
-    for kind, family in sorted(found.kinds.items()):
-        codes = frozenset(map(ord, marks.chars[kind]))
+    # A browser draws the characters no face has with the reader's own fonts (or its own box).
+    found.kinds = {kind: family for kind, family in faces.families(marks, serif, language or faces.language_of(html)).items()
+                   if kind != scripts.MISSING}
+    shaped = {family for kind, family in found.kinds.items() if kind in _SHAPED}
+    for family, codes in sorted(faces.codes_by_family(marks, found.kinds).items()):
         for bold in (False, True):
-            path = fonts.cut(fonts.face(family, bold), codes, layout=kind in _SHAPED)
+            path = fonts.cut(fonts.face(family, bold), codes, layout=family in shaped or None)
             found.cuts.append((family, bold, path))
     return found
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from app.documents import faces, fonts, pdf
+from app.documents import faces, fonts, pdf, scripts
 from tests.documents import layout
 
 pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
@@ -77,7 +77,11 @@ def test_a_document_in_every_script_prints_on_a_fresh_disk_and_leaves_no_faces_b
     assert not layout.missing_strings(data, ["مهندس برمجيات في Google", "מהנדס תוכנה", "软件工程师",
                                              "Łódź Ελένη Кирилл", "วิศวกรซอฟต์แวร์"])
     assert faces.missing_glyphs(html) == {}
-    assert faces.missing_glyphs(html.replace("Кирилл", "Кирилл ☃ 𝄞")) == {fonts.SANS: "☃𝄞"}
+    # Symbols are drawn by the symbol faces; a private-use or unassigned code by none: it is a box, and
+    # the document says which characters those are.
+    odd = html.replace("Кирилл", "Кирилл ☃ 𝄞 \ue000 \u0378 ✅")
+    assert faces.missing_glyphs(odd) == {}
+    assert scripts.mark_runs(odd)[1].missing == "𝄞\ue000\u0378"  # no face here has the G clef
 
 
 @pytest.mark.parametrize("command", ["app.documents.fonts", "app.resumes.documents.fonts"])
