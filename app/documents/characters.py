@@ -148,6 +148,11 @@ def _base(char: str, serif: bool) -> str | None:
         kind = CJK
     if kind is not None and _covers(kind, char, serif):
         return kind
+    # Punctuation a script shares (the Arabic comma, the danda) after text of another script: its face.
+    for code_ in sorted(scripts_of.script_extension(char)):
+        shared = SCRIPT_KINDS.get(code_)
+        if shared is not None and shared != CJK and _covers(shared, char, serif) and not _covers(LATIN, char, serif):
+            return shared
     order = (EMOJI, LATIN, SYMBOLS, SYMBOLS2, MATH, CJK) if _emoji_default(char) else \
         (LATIN, SYMBOLS, SYMBOLS2, MATH, EMOJI, CJK)
     return next((kind for kind in order if _covers(kind, char, serif)), MISSING)

@@ -34,19 +34,12 @@ def cjk_region(chars: set[str] | str, tag: str | None = None) -> str:
 
 
 _LANGUAGE = re.compile(r"<html\b[^>]*?\blang=[\"']([^\"']+)", re.IGNORECASE)
-_LAM_ALEF = "".join(map(chr, range(0xFEF5, 0xFEFD)))
 
 
 def drawn(kind: str, chars: set[str]) -> set[str]:
-    """The characters a kind of run is drawn with: Arabic is drawn in its presentation forms
-    (xhtml2pdf joins the letters with arabic_reshaper), so each letter brings its four."""
-    if kind != "arabic":
-        return chars
-    from arabic_reshaper.letters import LETTERS_ARABIC
-    forms = set(chars) | set(_LAM_ALEF)
-    for char in chars:
-        forms.update(form for form in LETTERS_ARABIC.get(char, ()) if form)
-    return forms
+    """The characters a kind of run is cut to: its own (every script is shaped from its characters by
+    HarfBuzz, which reaches the glyphs of their joined and stacked forms through the font's rules)."""
+    return chars
 
 
 def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[str, str]:
@@ -58,6 +51,12 @@ def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[
     if marks.missing:
         named[scripts.MISSING] = characters.family(scripts.MISSING, serif)
     return named
+
+
+def words_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[str]]:
+    """The right-to-left words each family draws (its cut gets a glyph for each of their letters)."""
+    from app.documents import composites
+    return {named[kind]: composites.words_of(runs) for kind, runs in marks.runs.items() if kind in named}
 
 
 def codes_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[int]]:

@@ -61,7 +61,7 @@ from app.config import pdf_font_dir
 log = logging.getLogger(__name__)
 
 KEEP = 2000  # cuts kept on disk, the least recently used removed first
-CUT_VERSION = 4  # part of a cut's name: raised when make_cut changes what it makes
+CUT_VERSION = 6  # part of a cut's name: raised when make_cut changes what it makes
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ class Face:
     bold: bool
     region: str = ""   # the OpenType language system whose locl forms the cut draws (CJK)
     shaped: bool = False  # keep GSUB/GPOS: the text is shaped by HarfBuzz (shaping.py)
+    right_to_left: bool = False  # its words are drawn as right-to-left tokens (textlayer.py)
 
     @property
     def variable(self) -> bool:  # the fontpkg packages ship variable fonts: an instance is cut
@@ -133,8 +134,9 @@ FACES = (
     *(face for region, tag in CJK_REGIONS.items() for face in _pair(CJK[region], *_CJK, region=tag)),
     *_pair(SANS, "fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf"),
     *_pair(SERIF, "fontpkg_noto_serif", "files/NotoSerif[wdth,wght].ttf"),
-    *_pair(ARABIC, "fontpkg_noto_sans_arabic", "files/NotoSansArabic[wdth,wght].ttf"),
-    *_pair(HEBREW, "fontpkg_heebo", "files/Heebo[wght].ttf"),
+    *_pair(ARABIC, "fontpkg_noto_sans_arabic", "files/NotoSansArabic[wdth,wght].ttf", shaped=True,
+           right_to_left=True),
+    *_pair(HEBREW, "fontpkg_heebo", "files/Heebo[wght].ttf", shaped=True, right_to_left=True),
     *_pair(DEVANAGARI, "fontpkg_noto_sans_devanagari", "files/NotoSansDevanagari[wdth,wght].ttf", shaped=True),
     *_pair(TAMIL, "fontpkg_noto_sans_tamil", "files/NotoSansTamil[wdth,wght].ttf", shaped=True),
     *_pair(THAI, "fontpkg_noto_sans_thai", "files/NotoSansThai[wdth,wght].ttf", shaped=True),
@@ -205,25 +207,28 @@ def font_dir() -> Path:
     return used
 
 
-def cut_name(face: Face, codes: frozenset[int], layout: bool) -> str:
+def cut_name(face: Face, codes: frozenset[int], layout: bool, words: frozenset[str] = frozenset()) -> str:
     key = hashlib.sha256(f"{CUT_VERSION}|{face.stem}|{face.region}|{layout}|{_source_digest(face)}|".encode()
-                         + ",".join(map(str, sorted(codes))).encode()).hexdigest()
+                         + ",".join(map(str, sorted(codes))).encode()
+                         + "\n".join(sorted(words)).encode("utf-8", "surrogatepass")).hexdigest()
     return f"{face.stem}-{key[:20]}.ttf"
 
 
-def cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> Path:
+def cut(face: Face, codes: frozenset[int], layout: bool | None = None, words: frozenset[str] = frozenset()) -> Path:
     """A TrueType font of ``face`` holding the glyphs of ``codes``, from the disk cache or cut now.
     ``layout``: keep the GSUB and GPOS rules (by default for the faces ``shaping.py`` shapes; a browser
-    needs them for every script that joins or stacks)."""
+    needs them for every script that joins or stacks). ``words``: for a right-to-left face, the words
+    the document draws with it, whose letters get a glyph each (``composites.py``)."""
     layout = face.shaped if layout is None else layout
+    words = words if face.right_to_left else frozenset()
     directory = font_dir()
-    path = directory / cut_name(face, codes, layout)
+    path = directory / cut_name(face, codes, layout, words)
     try:
         os.utime(path)  # a use: the pruning removes the least recently used first
         return path
     except FileNotFoundError:
         pass
-    data = make_cut(face, codes, layout)
+    data = make_cut(face, codes, layout, words)
     partial = path.with_suffix(f".{os.getpid()}.partial")
     partial.write_bytes(data)
     os.replace(partial, path)
@@ -231,7 +236,8 @@ def cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> Path:
     return path
 
 
-def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> bytes:
+def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None,
+             words: frozenset[str] = frozenset()) -> bytes:
     """The cut's bytes (see the module's docstring)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
@@ -267,6 +273,9 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None) -> b
     _clamp_line_height(font)
     if face.region:
         _name_region(font, face)
+    if words:
+        from app.documents import composites
+        composites.add(font, words)
     out = io.BytesIO()
     font.save(out)
     data = out.getvalue()

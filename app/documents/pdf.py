@@ -62,9 +62,10 @@ def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> 
     kind of run in its family; after the template CSS and !important, so they win."""
     rules = []
     named = faces.families(marks, serif, language)
+    words = faces.words_by_family(marks, named)
     for family, codes in sorted(faces.codes_by_family(marks, named).items()):
         for bold in (False, True):
-            path = fonts.cut(fonts.face(family, bold), codes)
+            path = fonts.cut(fonts.face(family, bold), codes, words=words.get(family, frozenset()))
             weight = "bold" if bold else "normal"
             # Every style named: xhtml2pdf maps a style left out to whichever face of the family it
             # registered last (italic text would be bold). No italic faces: italic keeps the upright.

@@ -14,9 +14,17 @@ paragraphs call it; xhtml2pdf's paragraph engine does not. ``install()`` wraps
 the engine's ``_getFragWords`` (which cuts a paragraph into words before lines
 are broken) so that each word set in a face ``fonts.py`` marks as shaped goes
 through ``shapeFragWord``; the widths the line breaking measures are then the
-shaped ones. Words in any other face are left alone. Arabic is joined by
-xhtml2pdf itself (presentation forms, ``arabic_reshaper``) and ordered by its
-bidirectional algorithm, so it is not shaped here.
+shaped ones. Words in any other face are left alone. Each glyph is then drawn
+under a code that carries its text and placement (``textlayer.py``), so that
+the text layer reads as the text was typed.
+
+Arabic and Hebrew are shaped here too (xhtml2pdf's own joining, with
+``arabic_reshaper``'s presentation forms, dropped the harakat, tanween
+included, and left some runs unjoined): a word's right-to-left part becomes one
+*token* (``textlayer.token``), a character the bidirectional algorithm orders
+as a right-to-left letter and the text layer draws as the word's glyphs. The
+numbers and punctuation between Arabic words stay characters, which the
+algorithm orders as numbers. xhtml2pdf's reshaping is turned off.
 
 The same wrapper counts each word's letter spacing (CSS ``letter-spacing``) in its width, which the
 engine draws but did not measure.
@@ -24,20 +32,24 @@ engine draws but did not measure.
 from __future__ import annotations
 
 import functools
+import logging
 import os
-from typing import NamedTuple
 
-from reportlab.pdfbase import pdfmetrics, ttfonts
+
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfbase.ttfonts import ShapedStr, TTFont, shapeFragWord
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfgen.textobject import PDFTextObject
+from reportlab.pdfbase.ttfonts import TTFont, shapeFragWord
+from xhtml2pdf import context as xhtml2pdf_context
 from xhtml2pdf import reportlab_paragraph as engine
 from xhtml2pdf.util import getSize
 
-from app.documents import fonts
+from app.documents import composites, fonts, textlayer
+from app.documents.textlayer import Place
+
+log = logging.getLogger(__name__)
 
 SHAPED_STEMS = tuple(f"{face.stem}-" for face in fonts.FACES if face.shaped)
+RIGHT_TO_LEFT_STEMS = tuple(f"{face.stem}-" for face in fonts.FACES if face.right_to_left)
 
 
 @functools.lru_cache(maxsize=256)
@@ -50,6 +62,12 @@ def _shaped_font(name: str) -> bool:
         return False
     filename = os.path.basename(str(getattr(font.face, "filename", "")))
     return filename.startswith(SHAPED_STEMS)
+
+
+@functools.lru_cache(maxsize=256)
+def _rtl_font(name: str) -> bool:
+    filename = os.path.basename(str(getattr(pdfmetrics.getFont(name).face, "filename", "")))
+    return filename.startswith(RIGHT_TO_LEFT_STEMS)
 
 
 def _needs_shaping(word) -> bool:
@@ -69,12 +87,9 @@ def _shaped(word):
         nonlocal width
         if not run:
             return
-        piece = [sum(stringWidth(text, frag.fontName, frag.fontSize) for frag, text in run), *run]
-        # Forced: ReportLab keeps a word it thinks unchanged, and 👍🏽 shaped to one glyph, the
-        # thumb's own, looked unchanged (the skin tone was then drawn beside it).
-        shaped = shapeFragWord(piece, force=True)
-        width += shaped[0]
-        out.extend(_coded("".join(text for _frag, text in run), shaped[1:]))
+        shaped_width, shaped = (_right_to_left if _rtl_font(run[0][0].fontName) else _left_to_right)(run)
+        width += shaped_width
+        out.extend(shaped)
         run.clear()
 
     for frag, text in pieces:
@@ -97,237 +112,133 @@ def shape_piece(frag, text: str) -> tuple[float, str] | None:
     their line is decided."""
     if not text or not _shaped_font(getattr(frag, "fontName", "")):
         return None
-    width, (_frag, shaped) = _shaped([0.0, (frag, text)])  # one frag in, one out
-    return width, shaped
+    shaped = _shaped([0.0, (frag, text)])
+    width, pieces = shaped[0], shaped[1:]
+    return width, "".join(piece for _frag, piece in pieces)
 
 
-# The text layer. A shaped word is drawn as the glyphs HarfBuzz chose, which are not its characters: a
-# conjunct is one glyph for three characters, Devanagari's vowel sign ि is drawn before the consonant it
-# follows, Tamil's ொ is split around its consonant, 👍🏽 is one glyph. What search, copy and an applicant
-# tracking system read is each glyph's code through the font's ToUnicode map, in the order the glyphs
-# are drawn. So every glyph of a shaped word is drawn under a code of its own (``_code``), for that
-# glyph, where HarfBuzz placed it *and the text it stands for*: the glyphs of a cluster (the
-# characters HarfBuzz drew together) share its text out in drawing order, one character each and the
-# rest to the last, so that the codes read in order give the characters in the order they were typed.
-# A cluster with more glyphs than characters (கொ: three glyphs for two) leaves a glyph with no text,
-# which some readers (pdfium) fill with the code's number: such a cluster is drawn inside a
-# marked-content span whose /ActualText is its text (``_draw``), the PDF's way of saying what a run of
-# glyphs reads as. A code carries its glyph's placement, so a word drawn after the bidirectional
-# algorithm has cut it into plain strings is still drawn as shaped.
-PRIVATE_START = 0xF0000  # codes from Unicode's plane 15 (private use): no font's character map has them
+def _shape(run: list):
+    """``run`` ((frag, text) pieces in one face) shaped: its width, and ReportLab's shaped pieces, in
+    the order HarfBuzz gives its glyphs (drawing order). Forced: ReportLab keeps a word it thinks
+    unchanged, and 👍🏽 shaped to one glyph, the thumb's own, looked unchanged (the skin tone was
+    then drawn beside it)."""
+    piece = [sum(stringWidth(text, frag.fontName, frag.fontSize) for frag, text in run), *run]
+    shaped = shapeFragWord(piece, force=True)
+    return shaped[0], shaped[1:]
 
 
-class Place(NamedTuple):
-    text: str        # what the glyph reads as
-    advance: float   # how far the next glyph starts (1/1000 em)
-    x_offset: float  # where it is drawn from the pen
-    y_offset: float
-    width: float     # its PDF width: reaches where the next glyph starts (a mark's too)
+def _glyphs(pieces) -> list:
+    """(frag, ReportLab's code, shape data) of each glyph of shaped pieces, in drawing order."""
+    return [(frag, char, data) for frag, shaped in pieces
+            for char, data in zip(shaped, getattr(shaped, "__shapeData__", None) or [None] * len(shaped))]
 
 
-_CODES: dict[tuple, int] = {}  # (face name, glyph, place) -> code
-_PLACES: dict[bytes, dict[int, Place]] = {}  # face name -> code -> its place
-
-
-def _code(font, glyph: int, place: Place) -> int:
-    """The code that draws ``glyph`` of ``font`` at ``place``: the character itself when the font's map
-    gives it that glyph, drawn where it would be anyway."""
-    face = font.face
-    if (len(place.text) == 1 and face.charToGlyph.get(ord(place.text)) == glyph and not place.x_offset
-            and not place.y_offset and face.charWidths.get(ord(place.text)) == place.advance == place.width):
-        return ord(place.text)
-    key = (face.name, glyph, place)
-    code = _CODES.get(key)
-    if code is None:
-        places = _PLACES.setdefault(face.name, {})
-        code = PRIVATE_START + len(places)
-        face.charToGlyph[code] = glyph
-        face.glyphToChar.setdefault(glyph, []).append(code)
-        face.charWidths[code] = place.width
-        places[code] = place
-        _CODES[key] = code
-    return code
-
-
-def _coded(text: str, pieces) -> list:
-    """The shaped pieces of one run of ``text`` (in one face) with every glyph under its ``_code``."""
-    glyphs = [(frag, char, data) for frag, shaped in pieces
-              for char, data in zip(shaped, getattr(shaped, "__shapeData__", None) or [None] * len(shaped))]
-    if not glyphs or any(data is None for _frag, _char, data in glyphs):
-        return list(pieces)  # nothing was shaped
+def _clusters(text: str, glyphs: list) -> list[tuple[int, int, str]]:
+    """(first, end, characters) of each cluster: the glyphs HarfBuzz drew for the same characters."""
     starts = sorted({data.cluster for _frag, _char, data in glyphs if data.cluster < len(text)}) + [len(text)]
-    texts: list[str] = []
+    clusters = []
     index = 0
-    while index < len(glyphs):  # the glyphs of each cluster share its text out
+    while index < len(glyphs):
         cluster = glyphs[index][2].cluster
         end = index
         while end < len(glyphs) and glyphs[end][2].cluster == cluster:
             end += 1
         chars = text[cluster:next((start for start in starts if start > cluster), len(text))] \
             if cluster < len(text) else glyphs[index][1]
-        count = end - index
+        clusters.append((index, end, chars))
+        index = end
+    return clusters
+
+
+def _left_to_right(run: list) -> tuple[float, list]:
+    """A left-to-right run shaped, every glyph under its ``textlayer.code``: the glyphs of a cluster
+    share its text out in drawing order, one character each and the rest to the last."""
+    text = "".join(piece for _frag, piece in run)
+    width, pieces = _shape(run)
+    glyphs = _glyphs(pieces)
+    if not glyphs or any(data is None for _frag, _char, data in glyphs):
+        return width, list(pieces)  # nothing was shaped
+    texts: list[str] = []
+    for first, end, chars in _clusters(text, glyphs):
+        count = end - first
         texts.extend([*chars[:count - 1], chars[count - 1:]] if len(chars) >= count else
                      [*chars, *[""] * (count - len(chars))])
-        index = end
     out: list = []
     for (frag, char, data), reads in zip(glyphs, texts):
         font = pdfmetrics.getFont(frag.fontName)
         glyph = font.face.charToGlyph.get(ord(char), 0)
-        if data.cluster == _SIMPLE:  # a plain character ReportLab added (a space between words)
+        if data.cluster == textlayer.SIMPLE:  # a plain character ReportLab added (a space between words)
             place = Place(char, data.width, 0.0, 0.0, data.width)
         else:
             # A glyph drawn back over the one before it (a mark) is as wide as the way to where the next
             # one starts, so that a reader measuring the gaps between glyphs finds none inside a word.
             place = Place(reads, data.x_advance, data.x_offset, data.y_offset,
                           max(data.width, data.x_advance - data.x_offset))
-        code = chr(_code(font, glyph, place))
+        code = chr(textlayer.code(font, glyph, place))
         if out and out[-1][0] is frag:
             out[-1] = (frag, out[-1][1] + code)
         else:
             out.append((frag, code))
-    # Plain strings: each code says how its glyph is drawn, and stringWidth measures its advance.
-    return [(frag, ShapedStr(piece, shapeData=[_data(ord(char), frag.fontName) for char in piece]))
-            for frag, piece in out]
+    return width, out
 
 
-_SIMPLE = 0x7FFFFFFF  # ReportLab's cluster for a plain character added to a shaped string (a space)
-
-
-def _data(code: int, font_name: str):
-    """ReportLab's shape data for a code (its drawing of a ShapedStr reads it)."""
-    font = pdfmetrics.getFont(font_name)
-    place = _PLACES.get(font.face.name, {}).get(code)
-    if place is None:
-        width = font.face.charWidths.get(code, font.face.defaultWidth)
-        return ttfonts.ShapeData(_SIMPLE, width, 0, 0, 0, width)
-    return ttfonts.ShapeData(0, place.advance, 0, place.x_offset, place.y_offset, place.width)
-
-
-def _utf16(text: str) -> str:
-    return text.encode("utf-16-be").hex().upper()
-
-
-def _to_unicode_cmap(original):
-    """ReportLab's ToUnicode map with every code of a shaped glyph reading as its text, the characters
-    past U+FFFF written as UTF-16 surrogate pairs (ReportLab wrote five hex digits, which readers took
-    for another character), and the missing-glyph box (code 0) reading as U+FFFD."""
-    @functools.wraps(original)
-    def make(fontname, subset):
-        face_name = fontname.split("+", 1)[-1].encode("pdfdoc", "replace")
-        places = next((found for name, found in _PLACES.items() if face_name.startswith(name)), {})
-        cmap = original(fontname, subset)
-        for index, code in enumerate(subset):
-            if code in places:
-                target = _utf16(places[code].text)
-            elif code == 0:
-                target = _utf16("\ufffd")
-            elif code > 0xFFFF:
-                target = _utf16(chr(code))
-            else:
-                continue
-            cmap = cmap.replace("<%02X> <%04X>" % (index, code), "<%02X> <%s>" % (index, target), 1)
-        return cmap
-    make.shapes = True
-    return make
-
-
-def _draw(textobject, text: str) -> str:
-    """The PDF operators that draw ``text`` in a face this module shaped: every glyph where its code
-    places it (ReportLab's drawing of a shaped string), each cluster that has a glyph of no text inside
-    a span whose /ActualText is the cluster's text."""
-    places = _PLACES[pdfmetrics.getFont(textobject._fontname).face.name]
-    clusters: list[tuple[int, int]] = []
-    for index, char in enumerate(text):  # a cluster: a glyph with text, and the glyphs after it with none
-        place = places.get(ord(char))
-        if clusters and place is not None and not place.text:
-            clusters[-1] = (clusters[-1][0], index + 1)
-        else:
-            clusters.append((index, index + 1))
-    operators: list[str] = []
-    plain = 0
-    for start, end in clusters:
-        if end - start == 1:
+def _right_to_left(run: list) -> tuple[float, list]:
+    """A run in an Arabic or Hebrew face: each stretch of right-to-left letters (with the marks and
+    punctuation among them) shaped into one token per frag; numbers and the rest as they were."""
+    chars = [(frag, char) for frag, text in run for char in text]
+    text = "".join(char for _frag, char in chars)
+    width = 0.0
+    out: list = []
+    for start, end, backwards in composites.stretches(text):
+        if backwards:
+            shaped_width, tokens = _tokens(chars[start:end])
+            width += shaped_width
+            out.extend(tokens)
             continue
-        if start > plain:
-            operators.append(_shaped_text(textobject, text[plain:start]))
-        reads = "".join(places[ord(char)].text if ord(char) in places else char for char in text[start:end])
-        operators += [f"/Span <</ActualText <FEFF{_utf16(reads)}>>> BDC",
-                      _shaped_text(textobject, text[start:end]), "EMC"]
-        plain = end
-    if plain < len(text):
-        operators.append(_shaped_text(textobject, text[plain:]))
-    return " ".join(operators)
+        for frag, char in chars[start:end]:
+            width += stringWidth(char, frag.fontName, frag.fontSize)
+            if out and out[-1][0] is frag and not textlayer.is_token(out[-1][1][-1]):
+                out[-1] = (frag, out[-1][1] + char)
+            else:
+                out.append((frag, char))
+    return width, out
 
 
-def _shaped_text(textobject, text: str) -> str:
-    """``text`` drawn glyph by glyph where its codes place them: TJ arrays whose numbers move each glyph
-    by HarfBuzz's offset and the pen on by its advance, a rise (Ts) for a glyph drawn above or below
-    the line, the subset's font chosen as ReportLab does."""
-    font = pdfmetrics.getFont(textobject._fontname)
-    canvas, size = textobject._canvas, textobject._fontsize
-    places = _PLACES.get(font.face.name, {})
-    widths, default = font.face.charWidths, font.face.defaultWidth
-    operators: list[str] = []
-    items: list[str] = []
-    base = rise = textobject._rise
-
-    def close() -> None:
-        if items:
-            operators.append(f"[{' '.join(items)}] TJ")
-            items.clear()
-
-    index = 0
-    for subset, chunk in font.splitString(text, canvas._doc):
-        if subset != textobject._curSubset:
-            close()
-            operators.append(f"{font.getSubsetInternalName(subset, canvas._doc)} {fp_str(size)} Tf "
-                             f"{fp_str(textobject._leading)} TL")
-            textobject._curSubset = subset
-        for byte in chunk:
-            code = ord(text[index])
-            index += 1
-            place = places.get(code)
-            if place is None:
-                width = widths.get(code, default)
-                place = Place("", width, 0.0, 0.0, width)
-            wanted = base + size * place.y_offset / 1000
-            if wanted != rise:
-                close()
-                operators.append(f"{fp_str(wanted)} Ts")
-                rise = wanted
-            if place.x_offset:
-                items.append(fp_str(-place.x_offset))
-            items.append(f"({canvas._escape(bytes([byte]))})")
-            back = place.width - place.advance + place.x_offset
-            if back:
-                items.append(fp_str(back))
-    close()
-    if rise != base:
-        operators.append(f"{fp_str(base)} Ts")
-    return " ".join(operators)
-
-
-_ORIGINAL_FORMAT = PDFTextObject._formatText
-_ORIGINAL_WIDTH = TTFont.stringWidth
-
-
-def _format_text(textobject, text):
-    font = pdfmetrics.getFont(textobject._fontname)
-    if getattr(font, "_dynamicFont", False) and font.face.name in _PLACES:
-        return _draw(textobject, text.decode("utf-8") if isinstance(text, bytes) else str(text))
-    return _ORIGINAL_FORMAT(textobject, text)
-
-
-def _string_width(font, text, size, encoding="utf8"):
-    """A string's width, its shaped glyphs measured by how far each moves the pen."""
-    places = _PLACES.get(font.face.name)
-    if not places or isinstance(text, ShapedStr):
-        return _ORIGINAL_WIDTH(font, text, size, encoding)
-    if isinstance(text, bytes):
-        text = text.decode(encoding)
-    widths, default = font.face.charWidths, font.face.defaultWidth
-    return 0.001 * size * sum(places[code].advance if code in places else widths.get(code, default)
-                              for code in map(ord, text))
+def _tokens(chars: list) -> tuple[float, list]:
+    """Right-to-left letters shaped (``composites.letters``): a token per frag (``textlayer.token``) of
+    the letters' mirrored glyphs, each under a code reading as its characters, in the order they were
+    typed (and the bidirectional algorithm orders the tokens). Letters the cut has no glyph for (it was
+    made for other words) are drawn as they were, unjoined."""
+    frag0 = chars[0][0]
+    font = pdfmetrics.getFont(frag0.fontName)
+    text = "".join(char for _frag, char in chars)
+    path = str(font.face.filename)
+    letters = composites.letters(font.hbFont(frag0.fontSize), text)
+    glyphs = [composites.glyph_of(path, letter) for letter in letters]
+    if None in glyphs:
+        log.warning("no mirrored glyph in %s for a letter of %r: drawn unshaped", os.path.basename(path), text)
+        return sum(stringWidth(char, frag.fontName, frag.fontSize) for frag, char in chars), [
+            (frag, char) for frag, char in chars]
+    pieces: dict[int, list] = {}  # id of frag -> [(first character, code, advance)]
+    frags = {}
+    for letter, glyph in zip(letters, glyphs):
+        frag = chars[letter.start][0]
+        frags[id(frag)] = frag
+        advance = font.pdfScale(letter.advance)
+        pieces.setdefault(id(frag), []).append((letter.start, textlayer.code(font, glyph, Place(
+            text[letter.start:letter.end], advance, 0.0, 0.0, advance)), advance))
+    arabic = any("\u0600" <= char <= "\u06ff" or "\u0750" <= char <= "\u08ff" for char in text)
+    out: list = []
+    width = 0.0
+    for key in dict.fromkeys(id(frag) for frag, _char in chars):  # the frags in the order they were typed
+        letters_of = sorted(pieces.get(key, []))
+        if not letters_of:
+            continue
+        advance = sum(piece[2] for piece in letters_of)
+        codes = "".join(chr(piece[1]) for piece in letters_of)
+        out.append((frags[key], chr(textlayer.token(font, codes, advance, arabic))))
+        width += advance * frags[key].fontSize / 1000
+    return width, out
 
 
 def _spacing(frag) -> float:
@@ -363,15 +274,18 @@ def _shaping(original):
     return get_frag_words
 
 
+def _no_reshaping(text, font_name=None):
+    """xhtml2pdf's Arabic joining, turned off: the words are shaped here."""
+    return None
+
+
 def install() -> None:
-    """Wrap the paragraph engine's word cutting, the ToUnicode maps and the drawing of shaped strings
-    once per process; forget the codes of the document before."""
+    """Wrap the paragraph engine's word cutting and put the text layer in place, once per process;
+    forget the codes and tokens of the document before."""
     if not getattr(engine._getFragWords, "shapes", False):
         engine._getFragWords = _shaping(engine._getFragWords)
-    if not getattr(ttfonts.makeToUnicodeCMap, "shapes", False):
-        ttfonts.makeToUnicodeCMap = _to_unicode_cmap(ttfonts.makeToUnicodeCMap)
-    PDFTextObject._formatText = _format_text
-    TTFont.stringWidth = _string_width
-    _CODES.clear()
-    _PLACES.clear()
+    xhtml2pdf_context.shape_frag_text = _no_reshaping
+    textlayer.install()
+    textlayer.reset()
     _shaped_font.cache_clear()  # names are reused by the next document's faces
+    _rtl_font.cache_clear()
