@@ -274,6 +274,23 @@ def _shaping(original):
     return get_frag_words
 
 
+def _justified(original, right):
+    """A justified line's drawing, that sets a right-to-left paragraph's last line (and any line it
+    does not stretch) at the right, where it starts, rather than at the left."""
+    @functools.wraps(original)
+    def draw(tx, offset, *args):
+        line, last = (args[-2], args[-1]) if len(args) > 2 else (args[0], args[1] if len(args) > 1 else 0)
+        if getattr(tx, "right_to_left", False):
+            words = getattr(line, "wordCount", None)
+            stretched = not last and (words is None or words > 1) and abs(getattr(line, "extraSpace", 1)) > 1e-8 \
+                and not getattr(line, "lineBreak", False)
+            if not stretched:
+                return right(tx, offset, *args)
+        return original(tx, offset, *args)
+    draw.right_to_left = True
+    return draw
+
+
 def _no_reshaping(text, font_name=None):
     """xhtml2pdf's Arabic joining, turned off: the words are shaped here."""
     return None
@@ -285,6 +302,8 @@ def install() -> None:
     if not getattr(engine._getFragWords, "shapes", False):
         engine._getFragWords = _shaping(engine._getFragWords)
     xhtml2pdf_context.shape_frag_text = _no_reshaping
+    if not getattr(engine._justifyDrawParaLineX, "right_to_left", False):
+        engine._justifyDrawParaLineX = _justified(engine._justifyDrawParaLineX, engine._rightDrawParaLineX)
     textlayer.install()
     textlayer.reset()
     _shaped_font.cache_clear()  # names are reused by the next document's faces

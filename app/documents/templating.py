@@ -2,7 +2,7 @@
 
 Template text is data (rows of the templates table, seeded from
 ``migrations/seed/templates_v1/``, updated from ``templates_v2/``, then
-``templates_v3/``, which also adds templates, and ``templates_v4/``), so it
+``templates_v3/``, which also adds templates, ``templates_v4/``, ``templates_v5/`` and ``templates_v6/``), so it
 runs in an immutable sandboxed Jinja environment with autoescaping, no app
 globals and undefined names rendering empty. Each distinct template text is
 compiled once per process. A template is an HTML fragment (the document body); ``render_document``
@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChainableUndefined, TemplateError, pass_context
+from jinja2.filters import do_join
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import escape
 
@@ -60,7 +61,7 @@ from app.content import language
 from app.content.normalise import normalise_content, normalise_visibility, shown_sections, text_value
 from app.documents import words
 
-SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v5"
+SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v6"
 
 # CSS page-size keywords, and the sizes in millimetres (width, height) for formats drawn without CSS.
 PAGE_SIZES = {"A4": "A4", "Letter": "letter"}
@@ -117,6 +118,13 @@ def _word(context, text: Any) -> str:
     return words.word(text_value(text), context.get("language"))
 
 
+@pass_context
+def _join(context, value: Any, separator: str = "", attribute: Any = None):
+    """Jinja's ``join``, its separator written as the resume's language writes it (``words.separator``:
+    ``join(", ")`` is ``"، "`` in an Arabic resume)."""
+    return do_join(context.eval_ctx, value, words.separator(separator, context.get("language")), attribute)
+
+
 def lines(value: Any) -> list[str]:
     return [line.strip() for line in text_value(value).splitlines() if line.strip()]
 
@@ -137,7 +145,7 @@ def _make_environment() -> ImmutableSandboxedEnvironment:
     # Only what templates need: no cycler/joiner/lipsum (their __init__ globals
     # are the classic sandbox-escape probe) and nothing from the app.
     env.globals = {"range": env.globals["range"], "period": _period, "section_title": _section_title, "tr": _word}
-    env.filters.update(month=_month, lines=lines, web_url=web_url)
+    env.filters.update(month=_month, lines=lines, web_url=web_url, join=_join)
     return env
 
 

@@ -16,6 +16,8 @@ columns a character) is fully underlined. The photo has no place here.
 """
 from __future__ import annotations
 
+import functools
+
 import unicodedata
 
 from app.content import language, normalise
@@ -35,8 +37,9 @@ def _underlined(text: str, rule: str) -> list[str]:
     return [text, rule * display_width(text)]
 
 
-def _entry(what: str, where: str, when: str, bullets: list[str], notes: list[str] | None = None) -> list[str]:
-    lines = [", ".join(part for part in (what, where) if part) or when]
+def _entry(what: str, where: str, when: str, bullets: list[str], notes: list[str] | None = None,
+           comma: str = ", ") -> list[str]:
+    lines = [comma.join(part for part in (what, where) if part) or when]
     if when and (what or where):
         lines.append(when)
     lines.extend(note for note in notes or [] if note)
@@ -47,6 +50,8 @@ def _entry(what: str, where: str, when: str, bullets: list[str], notes: list[str
 def _item(section: str, item: dict, language: str) -> list[str]:
     """One entry of a list section (or of a custom section, as "customSections"), in ``language``."""
     lines = templating.lines
+    comma = words.separator(", ", language)
+    entry = functools.partial(_entry, comma=comma)
 
     def month(value: str) -> str:
         return templating.month(value, language)
@@ -54,32 +59,32 @@ def _item(section: str, item: dict, language: str) -> list[str]:
     if section in ("workExperience", "education", "projects", "volunteer"):
         when = templating.period(item["startDate"], item["endDate"], language)
     if section == "workExperience":
-        return _entry(item["position"], item["company"], when, lines(item["description"]) + item["highlights"],
+        return entry(item["position"], item["company"], when, lines(item["description"]) + item["highlights"],
                       [item["location"], item["url"]])
     if section == "education":
         field = study(item)
         notes = [field if item["degree"] else "", words.word(SCORE, language) + item["score"] if item["score"] else ""]
         if item["courses"]:
-            notes.append(words.word("Courses: ", language) + ", ".join(item["courses"]))
-        return _entry(item["degree"] or field, item["school"], when, [], notes)
+            notes.append(words.word("Courses: ", language) + comma.join(item["courses"]))
+        return entry(item["degree"] or field, item["school"], when, [], notes)
     if section == "projects":
         notes = [item["url"], *lines(item["description"])]
         if item["technologies"]:
-            notes.append(words.word("Technologies: ", language) + ", ".join(item["technologies"]))
-        return _entry(item["name"], "", when, item["highlights"], notes)
+            notes.append(words.word("Technologies: ", language) + comma.join(item["technologies"]))
+        return entry(item["name"], "", when, item["highlights"], notes)
     if section == "volunteer":
-        return _entry(item["position"], item["organization"], when, lines(item["summary"]) + item["highlights"],
+        return entry(item["position"], item["organization"], when, lines(item["summary"]) + item["highlights"],
                       [item["url"]])
     if section == "certificates":
-        return _entry(item["name"], item["issuer"], month(item["date"]), [], [item["url"]])
+        return entry(item["name"], item["issuer"], month(item["date"]), [], [item["url"]])
     if section == "awards":
-        return _entry(item["title"], item["awarder"], month(item["date"]), [], lines(item["summary"]))
+        return entry(item["title"], item["awarder"], month(item["date"]), [], lines(item["summary"]))
     if section == "publications":
-        return _entry(item["name"], item["publisher"], month(item["releaseDate"]), [],
+        return entry(item["name"], item["publisher"], month(item["releaseDate"]), [],
                       [item["url"], *lines(item["summary"])])
     if section == "references":
-        return _entry(item["name"], "", "", [], lines(item["reference"]))
-    return _entry(item["title"], item["subtitle"], month(item["date"]), [],
+        return entry(item["name"], "", "", [], lines(item["reference"]))
+    return entry(item["title"], item["subtitle"], month(item["date"]), [],
                   [item["url"], *lines(item["description"])])
 
 
@@ -87,7 +92,7 @@ def _one_liners(section: str, content: dict) -> list[str]:
     """Skill groups (then the plain skills on one line), languages, interests: a line each."""
     found = [joined(*line) for line in one_liners(section, content)]
     if section == "skills" and content["skills"]:
-        found.append(", ".join(content["skills"]))
+        found.append(words.separator(", ", content["language"]).join(content["skills"]))
     return found
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from app.content.language import RIGHT_TO_LEFT
 from app.documents import characters, faces, fonts, scripts
 
 # The scripts a browser shapes with the font's own rules: their cuts keep GSUB and GPOS.
@@ -51,7 +52,10 @@ def prepare(html: str, css: str = "", language: str | None = None) -> WebFonts:
     text is serif); ``language`` the resume's (else the document's ``<html lang>``)."""
     fragment = "<body" not in html  # the share page's body, not a whole document
     serif = faces.serif_template(f"<style>{css}</style>" if css else html)
-    marked, marks = scripts.mark_runs(f"<body>{html}</body>" if fragment else html, serif, printing=False)
+    # The share page's body is marked as the export's is, right to left when the resume is: numbers and
+    # e-mails in it are then isolated (+971 50 123 4567 keeps its order among Arabic words).
+    direction = ' dir="rtl"' if language in RIGHT_TO_LEFT else ""
+    marked, marks = scripts.mark_runs(f"<body{direction}>{html}</body>" if fragment else html, serif, printing=False)
     if fragment:
         marked = marked.split(">", 1)[1].rsplit("</body>", 1)[0]  # the body tag may have gained a class
     found = WebFonts(marked, serif=serif)

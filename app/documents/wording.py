@@ -7,6 +7,8 @@ interests), so the two formats say them alike.
 """
 from __future__ import annotations
 
+from app.documents import words
+
 SCORE = "Score: "  # words.word(SCORE, language) in the resume's language
 
 
@@ -38,10 +40,12 @@ def one_liners(section: str, content: dict) -> list[tuple[str, str, str]]:
     """(lead, separator, rest) per line of the one-line sections: skill groups ("name (level):
     keywords"), languages ("language — fluency") and interests ("name: keywords")."""
     if section == "skills":
-        return [(group_label(g), ": ", ", ".join(g["keywords"])) for g in content["skillGroups"]]
+        comma = words.separator(", ", content["language"])
+        return [(group_label(g), ": ", comma.join(g["keywords"])) for g in content["skillGroups"]]
     if section == "languages":
         return [(item["language"], " \u2014 ", item["fluency"]) for item in content["languages"]]
-    return [(item["name"], ": ", ", ".join(item["keywords"])) for item in content["interests"]]
+    return [(item["name"], ": ", words.separator(", ", content["language"]).join(item["keywords"]))
+            for item in content["interests"]]
 
 
 def joined(lead: str, separator: str, rest: str) -> str:

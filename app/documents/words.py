@@ -97,7 +97,10 @@ def heading(key: str, default: str, language: str | None, titles: dict | None = 
 
 def word(text: str, language: str | None) -> str:
     """One of the small words a template prints (``_WORDS``), in ``language``; the spaces around it and
-    a colon after it are kept ("Courses:" -> "主修课程："). Other text is returned as it is."""
+    a colon after it are kept ("Courses:" -> "主修课程："); a separator as the language writes it
+    (``separator``). Other text is returned as it is."""
+    if text in (", ", "; ", ",", ";"):
+        return separator(text, language)
     language = _language(language)
     core = text.strip()
     colon = core.endswith(":")
@@ -110,6 +113,16 @@ def word(text: str, language: str | None) -> str:
     lead = text[: len(text) - len(text.lstrip())]
     tail = text[len(text.rstrip()):]
     return lead + translated + (("：" if language in _NUMERIC_MONTHS else ":") if colon else "") + tail
+
+
+# The separators a template puts between items, as a language writes them: Arabic has a comma and a
+# semicolon of its own (، ؛), which also face the right way in its right-to-left lines.
+_SEPARATORS = {"ar": {", ": "، ", ",": "،", "; ": "؛ ", ";": "؛"}}
+
+
+def separator(text: str, language: str | None) -> str:
+    """``", "`` or ``"; "`` between listed items, as ``language`` writes it (``"، "`` in Arabic)."""
+    return _SEPARATORS.get(_language(language), {}).get(text, text)
 
 
 def month(text: str, language: str | None) -> str:

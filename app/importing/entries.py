@@ -42,7 +42,7 @@ _LABELS = {
 _LABEL_WORDS = {"courses": "courses", "coursework": "courses", "主修课程": "courses", "相关课程": "courses",
                 "课程": "courses", "stack": "technologies", "technologies": "technologies",
                 "tech stack": "technologies", "技术栈": "technologies", "keywords": "keywords"}
-LIST_SPLIT = re.compile(r"\s*[,，、;；]\s*|\s+[/·•|]\s+|\s*[·•|]\s*")
+LIST_SPLIT = re.compile(r"\s*[,，、;；،؛]\s*|\s+[/·•|]\s+|\s*[·•|]\s*")
 
 
 class Part:

@@ -9,7 +9,7 @@ from app.importing.layout import Block, Fragment, clean
 
 _GROUP = re.compile(r"^(?P<name>[^:：()（）]{1,80}?)\s*(?:[(（](?P<level>[^)）]{1,60})[)）])?\s*[:：]\s*(?P<rest>.+)$")
 _GROUP_DOT = re.compile(r"^(?P<name>[^:：()（）•·]{1,80}?)\s*(?:[(（](?P<level>[^)）]{1,60})[)）])?\s+[•·]\s+(?P<rest>.+)$")
-_ITEM_SPLIT = re.compile(r"\s+[|｜·•/]\s+|\s*[|｜;；•]\s*")
+_ITEM_SPLIT = re.compile(r"\s+[|｜·•/]\s+|\s*[|｜;；؛•]\s*")
 _SEPARATOR_ONLY = re.compile(r"^\s*[|｜·•/;；]\s*$")
 _LANGUAGE = re.compile(r"^(?P<language>.+?)\s*(?:[(（](?P<paren>[^)）]+)[)）]|\s+[–—-]\s+(?P<dash>.+)"
                        r"|[:：]\s*(?P<colon>.+))$")

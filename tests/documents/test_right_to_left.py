@@ -3,6 +3,8 @@ puts its headings and text at the right, a job's dates to the left of its title,
 Atlas) on the right, and a phone number or an e-mail inside the Arabic keeps its own order."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.documents import Options, Source, render, templating
@@ -58,3 +60,23 @@ def test_the_sidebar_is_on_the_right(name):
     skill = _box(doc, "Kubernetes")
     work = _box(doc, "الخبرة العملية")
     assert skill[0] > work[2], f"the sidebar's {skill} is not right of the main column's {work}"
+
+
+def test_an_arabic_resume_lists_with_the_arabic_comma_in_every_format():
+    """The company and its city, skills, keywords: "شركة النجم، عمّان", not an ASCII comma, which faces
+    the wrong way in a right-to-left line (issue 31 point 4). A resume in another language keeps its comma."""
+    content = {"language": "ar", "personalInfo": {"name": "ليلى حداد"},
+               "workExperience": [{"company": "شركة النجم", "location": "عمّان", "position": "مهندسة",
+                                   "startDate": "2019-02", "endDate": ""}],
+               "skillGroups": [{"name": "لغات", "keywords": ["بايثون", "Go"]}]}
+    for name in ("Heritage", "Atlas"):  # a comma of its own; join(", ")
+        source = Source(html_template=TEMPLATES[name]["html_template"], css=TEMPLATES[name]["css_styles"],
+                        title="Resume", content=content, visible={})
+        html = render("html", source).decode()
+        assert "شركة النجم، عمّان" in re.sub(r"<[^>]+>", "", html), name
+        assert not layout.missing_strings(layout.read(render("pdf", source, Options())), ["شركة النجم، عمّان"])
+    text = render("txt", source).decode()
+    assert "بايثون، Go" in text
+    english = render("txt", Source(html_template="", css="", title="Resume", visible={},
+                                   content={**content, "language": "en"})).decode()
+    assert "بايثون, Go" in english

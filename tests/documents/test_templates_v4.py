@@ -152,7 +152,7 @@ def test_only_web_urls_of_the_new_fields_become_links(name):
 def test_v4_templates_keep_the_template_contract():
     v3 = {t["id"]: t for t in templating.load_seed_templates(SEEDS / "templates_v3")}
     v4 = templating.load_seed_templates(SEEDS / "templates_v4")
-    assert [t["id"] for t in v4] == list(v3) and templating.SEED_DIR == SEEDS / "templates_v5"
+    assert [t["id"] for t in v4] == list(v3) and templating.SEED_DIR == SEEDS / "templates_v6"
     for t in v4:
         html, css = t["html_template"], t["css_styles"]
         assert (html, css) != (v3[t["id"]]["html_template"], v3[t["id"]]["css_styles"])

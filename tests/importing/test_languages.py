@@ -61,3 +61,11 @@ def test_a_range_whose_end_a_narrow_column_wrapped_is_read_whole():
     assert dates.opens_range("2021年6月 –", first) and not dates.opens_range("2021年6月", dates.find_period("2021年6月"))
     assert dates.closing("2021-06", "2023年8月").end == "2023-08"
     assert dates.closing("2021-06", "至今").present and dates.closing("2021-06", "Led the team") is None
+
+
+@pytest.mark.parametrize("text", ["بايثون، Go، Java", "Python，Go，Java", "Python、Go、Java", "Python؛ Go؛ Java",
+                                  "Python; Go; Java"])
+def test_a_list_splits_at_the_commas_and_semicolons_of_every_script(text):
+    """Issue 31: "بايثون، Go" and "Java，Go" stayed one keyword."""
+    from app.importing.entries import split_list
+    assert len(split_list(text)) == 3

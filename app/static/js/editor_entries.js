@@ -20,12 +20,16 @@ export function setPath(object, path, value) {
   keys.reduce((value, key) => (value[key] ??= {}), object)[last] = value;
 }
 
+// What separates the items of a "csv" input: a comma or a semicolon as any script writes it (Arabic ، ؛,
+// full-width ，；, the ideographic 、).
+const ITEM_SEPARATOR = /[,;،؛，；、]/;
+
 // Values of an input as the API holds them: "lines" (one per line) and "csv" are lists of strings.
 export function readInput(input) {
   if (input.type === "checkbox") return input.checked;
   const kind = input.dataset.kind;
   if (kind === "lines" || kind === "csv") {
-    return input.value.split(kind === "lines" ? "\n" : ",").map((s) => s.trim()).filter(Boolean);
+    return input.value.split(kind === "lines" ? "\n" : ITEM_SEPARATOR).map((s) => s.trim()).filter(Boolean);
   }
   return input.value;
 }
