@@ -71,7 +71,13 @@ PERIODIC: dict[str, tuple[str, str, str]] = {
 
 
 class JobFailed(Exception):
-    """A job the caller waited for raised, gave no result in time, or could not be queued."""
+    """A job the caller waited for raised ("failed": ``error`` is the last line of what it raised),
+    gave no result in time ("timeout"), or could not be queued or waited for ("queue")."""
+
+    def __init__(self, message: str, kind: str = "failed", error: str = ""):
+        super().__init__(message)
+        self.kind = kind
+        self.error = error
 
 
 class QueueUnavailable(Exception):
@@ -198,14 +204,14 @@ class Jobs:
             job = self.enqueue(queue, run_while_awaited, answer_by, func, *args, job_timeout=math.ceil(job_timeout),
                                result_ttl=RESULT_TTL, failure_ttl=RESULT_TTL, ttl=math.ceil(wait) + 1, **kwargs)
         except QueueUnavailable as exc:
-            raise JobFailed(f"{func} could not be queued: {exc}") from None
+            raise JobFailed(f"{func} could not be queued: {exc}", "queue") from None
         try:
             with self._redis():
                 # On a connection whose read time-out outlasts the wait (XREAD BLOCK).
                 result = Result.fetch_latest(Job(job.id, connection=self.waiting), serializer=job.serializer,
                                              timeout=max(1, math.ceil(answer_by - time.time())))
         except QueueUnavailable as exc:
-            raise JobFailed(f"job {job.id} ({func}): Redis stopped answering: {exc}") from None
+            raise JobFailed(f"job {job.id} ({func}): Redis stopped answering: {exc}", "queue") from None
         if result is None:
             try:
                 with self._redis():
@@ -213,9 +219,10 @@ class Jobs:
                         job.cancel()  # no worker should spend time on an answer nobody waits for any more
             except QueueUnavailable:
                 pass  # the job's own deadline keeps a worker from running it
-            raise JobFailed(f"job {job.id} ({func}) gave no result within {wait:g} s")
+            raise JobFailed(f"job {job.id} ({func}) gave no result within {wait:g} s", "timeout")
         if result.type != Result.Type.SUCCESSFUL:
-            raise JobFailed(f"job {job.id} ({func}) failed: {result.exc_string}")
+            last = (result.exc_string or "").strip().splitlines()[-1:] or [""]
+            raise JobFailed(f"job {job.id} ({func}) failed: {result.exc_string}", "failed", last[0])
         return result.return_value
 
     def started(self, coalesce: str) -> None:

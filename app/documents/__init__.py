@@ -26,6 +26,8 @@ unknown format are the caller's bug and raise ``ValueError``.
 """
 from __future__ import annotations
 
+import unicodedata
+
 from app.content import jsonresume
 from app.documents.options import (  # noqa: F401  (the package's interface)
     ACCENTS, COLOR_SCHEMES, DOCUMENT_FORMATS, EXTENSIONS, FORMATS, INLINE_FORMATS, MARGINS, MEDIA_TYPES, PAGE_SIZES,
@@ -41,6 +43,16 @@ def _check(fmt: str, options: Options, photo: Photo | None) -> None:
         raise ValueError(f"invalid export options: {options!r}")
     if photo is not None and (photo.media_type not in PHOTO_MEDIA_TYPES or not photo.data):
         raise ValueError(f"invalid photo: {photo.media_type!r}, {len(photo.data)} bytes")
+
+
+def undrawn(source: Source, options: Options = Options()) -> list[dict]:
+    """The characters of the resume no font of the service draws: the PDF (and the pictures drawn from
+    it) prints each as a box. Each as ``{"character", "codePoint", "name"}``, once, in reading order."""
+    from app.documents import faces, scripts
+    html = html_document(source, options, None)
+    _marked, marks = scripts.mark_runs(html, faces.serif_template(html.partition("</head>")[0]))
+    return [{"character": char, "codePoint": f"U+{ord(char):04X}", "name": unicodedata.name(char, "")}
+            for char in marks.missing]
 
 
 def pdf_of_html(html: str) -> bytes:

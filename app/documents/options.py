@@ -53,7 +53,13 @@ class Source:
 
 
 class DocumentError(Exception):
-    """The document could not be rendered (the message is for the log, not for clients)."""
+    """The document could not be rendered (the message is for the log, not for clients). ``reason``
+    says what a person can do about it: "template" (the template could not draw the resume), "layout"
+    (a part of the resume does not fit a page), "render" (anything else)."""
+
+    def __init__(self, message: str, reason: str = "render"):
+        super().__init__(message)
+        self.reason = reason
 
 
 def html_document(source: Source, options: Options, photo: Photo | None) -> str:
@@ -66,4 +72,4 @@ def html_document(source: Source, options: Options, photo: Photo | None) -> str:
             page_size=options.page_size, margin=options.margin,
         )
     except templating.TemplateRenderError as exc:
-        raise DocumentError(str(exc)) from exc
+        raise DocumentError(str(exc), reason="template") from exc

@@ -164,7 +164,7 @@ def render_pdf(html: str) -> bytes:
             try:
                 result = pisa.CreatePDF(html, dest=out, link_callback=link_callback, resource_policy=policy)
             except Exception as exc:  # xhtml2pdf raises whatever its layout code trips over
-                raise DocumentError(f"xhtml2pdf failed: {type(exc).__name__}: {exc}") from exc
+                raise DocumentError(f"xhtml2pdf failed: {type(exc).__name__}: {exc}", reason="layout") from exc
         if result.err:
             raise DocumentError(f"xhtml2pdf reported {result.err} error(s)")
         return out.getvalue()

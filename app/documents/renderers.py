@@ -174,7 +174,7 @@ class _Child:
             self.gone = True
             raise DocumentError(f"the render process ended: {exc}") from None
         if "error" in answer:
-            raise DocumentError(str(answer["error"]))
+            raise DocumentError(str(answer["error"]), reason=answer.get("reason", "render"))
         return Rendered(data=data, pages=[(float(w), float(h)) for w, h in answer["pages"]])
 
     def _cpu_seconds(self) -> float | None:
@@ -375,7 +375,7 @@ def _serve(sock: socket.socket) -> None:
         except MemoryError:
             answer, data = {"error": f"the render needed more than {MEMORY_BYTES} bytes"}, b""
         except Exception as exc:  # DocumentError, or a bug: the parent reads a failed render
-            answer, data = {"error": f"{type(exc).__name__}: {exc}"}, b""
+            answer, data = {"error": f"{type(exc).__name__}: {exc}", "reason": getattr(exc, "reason", "render")}, b""
         else:
             answer = {"pages": pages}
         _send(sock, json.dumps(answer).encode())

@@ -13,7 +13,7 @@ import io
 import logging
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from flask import current_app
@@ -49,6 +49,7 @@ class ExportResult:
     format: str
     file_size: int
     expires_at: datetime
+    undrawn: list = field(default_factory=list)  # documents.undrawn: printed as boxes (a PDF)
 
 
 def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
@@ -69,7 +70,14 @@ def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
     # Nothing is held while the job runs (up to EXPORT_WAIT_SECONDS): no snapshot, no lock.
     db.session.rollback()
     content = inline if inline is not None else render(resume_id, fmt, options)
-    return store(user_id, resume_id, fmt, filename_for(title, fmt), content, limit)
+    result = store(user_id, resume_id, fmt, filename_for(title, fmt), content, limit)
+    if fmt != "pdf":
+        return result
+    try:
+        source, _avatar = export_source(resume_id)
+    except LookupError:  # deleted since: the file is made, there is nothing more to say
+        return result
+    return replace(result, undrawn=documents.undrawn(source))
 
 
 def store(user_id: str, resume_id: str, fmt: str, filename: str, content: bytes, limit: int, *,
@@ -103,15 +111,41 @@ def store(user_id: str, resume_id: str, fmt: str, filename: str, content: bytes,
                         file_size=export.file_size, expires_at=export.expires_at)
 
 
+REASON = "reason="  # how a render job's DocumentError names its reason (jobs.render_export)
+_REASON = re.compile(re.escape(REASON) + r"(\w+):")
+
+
+def failure_message(exc: JobFailed, fmt: str, wait: float) -> str:
+    """What an export that failed tells the person, in words they can act on: why, and what to do."""
+    reason = _REASON.search(exc.error or "")
+    name = documents.EXTENSIONS[fmt].lstrip(".").upper()
+    if exc.kind == "timeout":
+        return (f"The export took longer than {wait:g} second{'' if wait == 1 else 's'} and was stopped. The service may be busy: try "
+                "again in a minute; a very long resume may need a shorter one.")
+    if exc.kind == "queue":
+        return "The export could not be started: the service's job queue is not answering. Try again in a minute."
+    if reason and reason.group(1) == "template":
+        return ("The resume's template could not draw it (the error is recorded for us). Choose another "
+                "template, then export again.")
+    if reason and reason.group(1) == "layout":
+        return (f"The {name} could not be laid out: a part of the resume is too large for a page, such as a "
+                "very long line or word. Shorten it or break it into lines, then export again.")
+    if reason:
+        return (f"The {name} could not be produced (the error is recorded for us). Export another format "
+                "meanwhile, or try again later.")
+    return "The export stopped before it finished. Try again in a moment."
+
+
 def render(resume_id: str, fmt: str, options: dict) -> bytes:
-    """The document's bytes, rendered by a job; raises EXPORT_FAILED (the reason goes to the log)."""
+    """The document's bytes, rendered by a job; raises EXPORT_FAILED with what went wrong in words a
+    person can act on (``failure_message``); the resume and the cause go to the log."""
     wait = current_app.config["EXPORT_WAIT_SECONDS"]
     try:
         return jobs().call(EXPORTS, "app.resumes.jobs.render_export", resume_id, fmt, options,
                            wait=wait, job_timeout=wait + 5)
     except JobFailed as exc:
-        log.error("export of resume %s as %s failed: %s", resume_id, fmt, exc)
-        raise ApiError("EXPORT_FAILED", "The export could not be produced. Try again in a moment.") from None
+        log.error("export of resume %s as %s failed (%s): %s", resume_id, fmt, exc.kind, exc.error or exc)
+        raise ApiError("EXPORT_FAILED", failure_message(exc, fmt, wait)) from None
 
 
 def _inline_document(resume: Resume, fmt: str) -> bytes:

@@ -58,6 +58,7 @@ from app.errors import ApiError
 from app.extensions import db
 from app.resumes import exports
 from app.resumes.service import get_owned_resume
+from app.resumes.schemas import UNDRAWN, UndrawnCharacterSchema
 from app.resumes.thumbnails import LRU, PDFIUM_LOCK
 from app.users.models import User
 
@@ -108,6 +109,8 @@ class PreviewSchema(OutputSchema):
     version = fields.String(required=True)
     updatedAt = Timestamp(required=True, attribute="updated_at")
     pages = fields.List(fields.Nested(PreviewPageSchema), required=True)
+    undrawnCharacters = fields.List(fields.Nested(UndrawnCharacterSchema), required=True, attribute="undrawn",
+                                    metadata={"description": UNDRAWN})
 
 
 @dataclass
@@ -120,6 +123,7 @@ class Preview:
     sizes: list[tuple[int, int]]          # each page's image size in pixels
     texts: list[str] = field(default_factory=list)  # each page's text (PDFium's), for screen readers
     images: dict[int, bytes] = field(default_factory=dict)
+    undrawn: list[dict] = field(default_factory=list)  # documents.undrawn: printed as boxes
 
     @property
     def page_count(self) -> int:
@@ -157,7 +161,7 @@ def preview(user: User, resume_id: str, options: dict) -> Preview:
             with PDFIUM_LOCK:
                 texts = _page_texts(pdf)
             cached = Preview(resume_id=resume_id, version=version, updated_at=updated_at, options=dict(options),
-                             pdf=pdf, sizes=sizes, texts=texts)
+                             pdf=pdf, sizes=sizes, texts=texts, undrawn=documents.undrawn(source))
             _cache.put(version, cached)
     return cached
 

@@ -105,6 +105,17 @@ class ExportInputSchema(InputSchema):
     options = fields.Nested(ExportOptionsSchema, load_default=lambda: ExportOptionsSchema().load({}))
 
 
+class UndrawnCharacterSchema(OutputSchema):
+    character = fields.String(required=True)
+    codePoint = fields.String(required=True, metadata={"description": "U+XXXX"})
+    name = fields.String(required=True, metadata={"description": "its Unicode name; empty for a private-use "
+                                                                 "or unassigned code"})
+
+
+UNDRAWN = ("characters no font of the service draws, printed as a box: a private-use code, an unassigned "
+           "one, a script it has no face for")
+
+
 class ExportResultSchema(OutputSchema):
     downloadUrl = fields.String(required=True, attribute="download_url",
                                 metadata={"description": "signed; answers the file until expiresAt"})
@@ -112,6 +123,8 @@ class ExportResultSchema(OutputSchema):
     format = fields.String(required=True)
     fileSize = fields.Integer(required=True, attribute="file_size", metadata={"description": "bytes"})
     expiresAt = Timestamp(required=True, attribute="expires_at")
+    undrawnCharacters = fields.List(fields.Nested(UndrawnCharacterSchema), required=True, attribute="undrawn",
+                                    metadata={"description": UNDRAWN + " (a PDF; empty for the other formats)"})
 
 
 class ShareInfoSchema(OutputSchema):

@@ -77,7 +77,8 @@ def test_a_pdf_export_is_stored_and_served_with_its_text(app, client, owner, exp
     response = export("pdf")
     assert response.status_code == 201, response.get_json()
     result = response.get_json()["data"]
-    assert list(result) == ["downloadUrl", "filename", "format", "fileSize", "expiresAt"]
+    assert list(result) == ["downloadUrl", "filename", "format", "fileSize", "expiresAt", "undrawnCharacters"]
+    assert result["undrawnCharacters"] == []
     assert result["downloadUrl"].startswith(app.config["STORAGE_URL"] + "/")
     assert result["filename"] == "Backend_Engineer_2024.pdf" and result["format"] == "pdf"
     expires = datetime.fromisoformat(result["expiresAt"].replace("Z", "+00:00"))
@@ -323,11 +324,14 @@ def test_a_render_failure_is_export_failed_and_leaves_nothing(app, client, owner
     resume_id = create(templateId=broken_template).get_json()["data"]["id"]
     response = client.post(f"/api/resumes/{resume_id}/export", json={"format": "pdf"})
     assert response.status_code == 500
-    assert response.get_json() == {"error": "The export could not be produced. Try again in a moment.",
+    # Says why and what to do: trying again would fail again (it once said "Try again in a moment").
+    assert response.get_json() == {"error": "The resume's template could not draw it (the error is recorded for "
+                                            "us). Choose another template, then export again.",
                                    "code": "EXPORT_FAILED"}
     assert stored_files(app) == [] and storage_used(query, owner["id"]) == 0
     assert query(lambda s: s.query(Export).count() + s.query(Event).filter_by(type="resume.exported").count()) == 0
-    assert any("export of resume" in r.getMessage() and "failed" in r.getMessage() for r in caplog.records)
+    logged = [r.getMessage() for r in caplog.records if "export of resume" in r.getMessage()]
+    assert any(resume_id in line and "ZeroDivisionError" in line for line in logged), logged
 
 
 def test_a_render_slower_than_the_wait_is_export_failed(make_app, test_env, owner, create, query):
@@ -350,6 +354,7 @@ def test_a_render_slower_than_the_wait_is_export_failed(make_app, test_env, owne
         client.post("/api/auth/signin", json={"email": owner["email"], "password": owner["password"]})
         response = client.post(f"/api/resumes/{resume_id}/export", json={"format": "html"})
         assert response.status_code == 500 and response.get_json()["code"] == "EXPORT_FAILED"
+        assert response.get_json()["error"].startswith("The export took longer than 1 second and was stopped.")
         assert stored_files(slow) == []
     finally:
         drain_jobs(slow)
@@ -473,3 +478,29 @@ def test_control_characters_pasted_into_a_resume_do_not_break_an_export(client, 
     data = download(client, response.get_json()["data"]["downloadUrl"]).data
     if fmt in ("html", "txt"):
         assert b"\x01" not in data and b"\x0b" not in data
+
+
+@pytest.mark.parametrize("kind, error, words", [
+    ("failed", "app.documents.options.DocumentError: reason=layout: xhtml2pdf failed: LayoutError: too large",
+     "a part of the resume is too large for a page"),
+    ("failed", "app.documents.options.DocumentError: reason=render: DOCX failed: ValueError", "could not be produced"),
+    ("failed", "Work-horse terminated unexpectedly; waitpid returned 9", "stopped before it finished. Try again"),
+    ("queue", "", "job queue is not answering"),
+])
+def test_an_export_failure_says_why_in_words_a_person_can_act_on(kind, error, words):
+    from app.queue import JobFailed
+    from app.resumes.exports import failure_message
+    assert words in failure_message(JobFailed("...", kind, error), "pdf", 30)
+
+
+def test_a_pdf_export_names_the_characters_it_prints_as_boxes(client, owner, create):
+    """Issue 31: a character no font draws is a box, never a failed export, and the export says which."""
+    content = {"personalInfo": {"name": "Ada", "summary": "Private \ue123 code and the G clef 𝄞 🚀"}}
+    resume_id = create(contentJson=content).get_json()["data"]["id"]
+    response = client.post(f"/api/resumes/{resume_id}/export", json={"format": "pdf"})
+    assert response.status_code == 201
+    assert response.get_json()["data"]["undrawnCharacters"] == [
+        {"character": "\ue123", "codePoint": "U+E123", "name": ""},
+        {"character": "𝄞", "codePoint": "U+1D11E", "name": "MUSICAL SYMBOL G CLEF"}]
+    docx = client.post(f"/api/resumes/{resume_id}/export", json={"format": "docx"})
+    assert docx.status_code == 201 and docx.get_json()["data"]["undrawnCharacters"] == []

@@ -76,7 +76,8 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 
 def test_the_preview_is_the_pages_of_the_exported_pdf(client, resume):
     preview = get_preview(client, resume)
-    assert list(preview) == ["pageCount", "version", "updatedAt", "pages"]
+    assert list(preview) == ["pageCount", "version", "updatedAt", "pages", "undrawnCharacters"]
+    assert preview["undrawnCharacters"] == []
     pdf = exported_pdf(client, resume)
     exported = pdf_pages(pdf, previews.WIDTH)
     assert preview["pageCount"] == len(exported) == 2
@@ -155,3 +156,10 @@ def test_a_page_past_the_last_is_not_found(client, resume):
     preview = get_preview(client, resume)
     response = client.get(f"/api/resumes/{resume}/preview/3.png?v={preview['version']}")
     assert response.status_code == 404 and response.get_json()["details"] == {"page": 3}
+
+
+def test_the_preview_names_the_characters_it_prints_as_boxes(client, owner, create):
+    content = {"personalInfo": {"name": "Ada", "summary": "Emoji print 🚀, a private code does not: \ue123"}}
+    resume_id = create(contentJson=content).get_json()["data"]["id"]
+    assert get_preview(client, resume_id)["undrawnCharacters"] == [
+        {"character": "\ue123", "codePoint": "U+E123", "name": ""}]

@@ -3,7 +3,7 @@
 // The options are kept per resume in this browser and the preview follows them ("side:options").
 // A full storage and a failed render are said in words, with what to do next.
 import { request, showError } from "./api.js";
-import { formatBytes, formatTime, readOptions, resumePath, st, storeOptions } from "./side_common.js";
+import { formatBytes, formatTime, readOptions, resumePath, st, storeOptions, undrawnText } from "./side_common.js";
 
 const form = document.getElementById("export-form");
 const progress = document.getElementById("export-progress");
@@ -31,6 +31,7 @@ function showReady(data) {
   again.download = data.filename;
   again.textContent = st("Download again");
   message.append(" ", again);
+  if (data.undrawnCharacters?.length) message.append(" ", undrawnText(data.undrawnCharacters));
   result.replaceChildren(message);
 }
 
@@ -46,9 +47,9 @@ function explain(error, fmt) {
     upgrade.href = "/billing";
     upgrade.textContent = st("Upgrade");
     message.append(" ", upgrade);
-  } else if (error.code === "EXPORT_FAILED") {
-    message.textContent = st("The {format} file could not be produced. Try again in a moment; if it keeps "
-      + "failing, try another template.", { format: LABELS[fmt] });
+  } else if (error.code === "EXPORT_FAILED") { // the server says why, and what to do about it
+    message.textContent = error.message || st("The {format} file could not be produced. Try again in a moment; "
+      + "if it keeps failing, try another template.", { format: LABELS[fmt] });
   } else if (error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"]`)) {
     showError(error, form);
     return;

@@ -8,7 +8,7 @@
 // While the editor's latest change is not saved (refused, or no answer yet: "save:state"), the
 // preview says it shows the last saved version rather than "Preview updated." (issue 25).
 import { request } from "./api.js";
-import { readOptions, resumePath, st } from "./side_common.js";
+import { readOptions, resumePath, st, undrawnText } from "./side_common.js";
 
 const DEBOUNCE_MS = 25; // saves are debounced already; this only merges a burst of them
 const RETRY_MS = 5000; // the 503's Retry-After
@@ -16,6 +16,8 @@ const TOO_HEAVY = "This resume takes longer than {seconds} seconds to draw, so i
   "Very long words or entries are the usual cause: shorten them and the preview comes back.";
 const box = document.getElementById("preview-pages");
 const note = document.getElementById("preview-state");
+const undrawnNote = document.getElementById("preview-undrawn");
+
 let controller = null;
 let timer = null;
 let shown = null; // the version on screen
@@ -70,6 +72,12 @@ function showText(images) {
   }));
 }
 
+function showUndrawn(characters) {
+  if (!undrawnNote) return;
+  undrawnNote.hidden = !characters?.length;
+  undrawnNote.textContent = characters?.length ? undrawnText(characters) : "";
+}
+
 function settle(state, message) {
   box.dataset.state = state;
   box.setAttribute("aria-busy", "false");
@@ -95,6 +103,7 @@ export async function refresh() {
       if (signal.aborted) return;
       show(preview, images);
     }
+    showUndrawn(preview.undrawnCharacters);
     settle("ready", st(unsaved ? BEHIND : "Preview updated."));
     document.dispatchEvent(new CustomEvent("preview:shown", { detail: { version: preview.version } }));
   } catch (error) {

@@ -67,3 +67,12 @@ if (saved && exportForm) {
   }
   exportForm.elements.includePhoto.checked = saved.includePhoto === true;
 }
+
+// The characters no font of the service draws (a private-use code, one of a script it has no face for):
+// the PDF prints each as a box, and the preview and the export say which (undrawnCharacters), so that
+// nobody finds out from a printed page.
+export function undrawnText(characters) {
+  const named = characters.map((c) => (c.name ? `${c.character} ${c.codePoint} (${c.name})` : c.codePoint));
+  return st("Some characters print as a box: no font here draws them. {characters}",
+    { characters: named.join(", ") });
+}
