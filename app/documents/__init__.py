@@ -45,14 +45,11 @@ def _check(fmt: str, options: Options, photo: Photo | None) -> None:
         raise ValueError(f"invalid photo: {photo.media_type!r}, {len(photo.data)} bytes")
 
 
-def undrawn(source: Source, options: Options = Options()) -> list[dict]:
-    """The characters of the resume no font of the service draws: the PDF (and the pictures drawn from
-    it) prints each as a box. Each as ``{"character", "codePoint", "name"}``, once, in reading order."""
-    from app.documents import faces, scripts
-    html = html_document(source, options, None)
-    _marked, marks = scripts.mark_runs(html, faces.serif_template(html.partition("</head>")[0]))
+def undrawn(characters: str) -> list[dict]:
+    """Characters no font of the service draws (``render_noted``) as ``{"character", "codePoint",
+    "name"}``, in reading order."""
     return [{"character": char, "codePoint": f"U+{ord(char):04X}", "name": unicodedata.name(char, "")}
-            for char in marks.missing]
+            for char in characters]
 
 
 def pdf_of_html(html: str) -> bytes:
@@ -64,7 +61,23 @@ def pdf_of_html(html: str) -> bytes:
 
 def render(fmt: str, source: Source, options: Options = Options(), photo: Photo | None = None) -> bytes:
     """The resume as a ``fmt`` document; raises DocumentError when it cannot be rendered."""
+    return render_noted(fmt, source, options, photo)[0]
+
+
+def render_noted(fmt: str, source: Source, options: Options = Options(),
+                 photo: Photo | None = None) -> tuple[bytes, list[dict]]:
+    """``render``, and the characters the document prints as boxes, no font of the service drawing them
+    (a PDF's: ``undrawn``; none for the other formats, whose readers draw them with their own fonts)."""
     _check(fmt, options, photo)
+    if fmt != "pdf":
+        return _render(fmt, source, options, photo), []
+    from app.documents import pdf  # on use, as in ``_render``
+    notes: dict = {}
+    data = pdf.render_pdf(html_document(source, options, photo), notes)
+    return data, undrawn(notes.get("missing", ""))
+
+
+def _render(fmt: str, source: Source, options: Options, photo: Photo | None) -> bytes:
     # The renderers are imported on use: xhtml2pdf alone takes ~0.35 s to import, three times the
     # whole app's start-up, and only the export jobs need it.
     if fmt == "html":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from app.content import language
-from app.documents import characters, fonts, scripts
+from app.documents import characters, composites, fonts, scripts
 
 # The CJK region of each language that names one; Hong Kong and Macao Chinese by their tags.
 _REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "ja": "JP", "ko": "KR"}
@@ -55,7 +55,6 @@ def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[
 
 def words_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[str]]:
     """The right-to-left words each family draws (its cut gets a glyph for each of their letters)."""
-    from app.documents import composites
     return {named[kind]: composites.words_of(runs) for kind, runs in marks.runs.items() if kind in named}
 
 

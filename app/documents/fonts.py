@@ -57,6 +57,7 @@ from importlib import resources
 from pathlib import Path
 
 from app.config import pdf_font_dir
+from app.documents import composites
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +275,6 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None,
     if face.region:
         _name_region(font, face)
     if words:
-        from app.documents import composites
         composites.add(font, words)
     out = io.BytesIO()
     font.save(out)

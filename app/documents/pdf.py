@@ -110,11 +110,14 @@ def link_callback(uri: str, rel: str | None = None) -> str:
     return str(path) if path else REFUSED
 
 
-def with_fallback_font(html: str) -> str:
+def with_fallback_font(html: str, notes: dict | None = None) -> str:
     """The document with its runs and blocks marked (``scripts.py``) and the fallback faces and
-    line breaking declared last in its head; as it was when nothing needs them."""
+    line breaking declared last in its head; as it was when nothing needs them. ``notes`` gets, as
+    "missing", the characters no face draws (printed as boxes)."""
     serif = faces.serif_template(html.partition("</head>")[0])
     html, marks = scripts.mark_runs(html, serif)
+    if notes is not None:
+        notes["missing"] = marks.missing
     if not (marks.kinds or marks.wrapped or marks.missing):
         return html
     head, marker, rest = html.partition("</head>")
@@ -152,10 +155,11 @@ def _fonts_of_this_render():
         families_map._ps2tt_map.update(mappings[1])
 
 
-def render_pdf(html: str) -> bytes:
-    """The PDF of a document from ``templating.render_document``; raises DocumentError."""
+def render_pdf(html: str, notes: dict | None = None) -> bytes:
+    """The PDF of a document from ``templating.render_document``; raises DocumentError. ``notes``: as
+    ``with_fallback_font``'s."""
     with RENDERING:
-        html = with_fallback_font(html)
+        html = with_fallback_font(html, notes)
         linebreak.install()
         shaping.install()
         out = io.BytesIO()

@@ -40,7 +40,7 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 from pathlib import Path
 
@@ -76,6 +76,7 @@ class Busy(Exception):
 class Rendered:
     data: bytes
     pages: list[tuple[float, float]]  # each page's size in points
+    undrawn: list[dict] = field(default_factory=list)  # documents.render_noted: printed as boxes
 
 
 def _send(sock: socket.socket, data: bytes) -> None:
@@ -175,7 +176,8 @@ class _Child:
             raise DocumentError(f"the render process ended: {exc}") from None
         if "error" in answer:
             raise DocumentError(str(answer["error"]), reason=answer.get("reason", "render"))
-        return Rendered(data=data, pages=[(float(w), float(h)) for w, h in answer["pages"]])
+        return Rendered(data=data, pages=[(float(w), float(h)) for w, h in answer["pages"]],
+                        undrawn=answer.get("undrawn", []))
 
     def _cpu_seconds(self) -> float | None:
         """The CPU time the child has used (Linux's /proc), or None where that cannot be read."""
@@ -362,7 +364,7 @@ def _serve(sock: socket.socket) -> None:
         except EOFError:
             return
         try:
-            data = documents.render(fmt, source, options, photo)
+            data, undrawn = documents.render_noted(fmt, source, options, photo)
             document = pypdfium2.PdfDocument(data)
             try:
                 pages = []
@@ -377,6 +379,6 @@ def _serve(sock: socket.socket) -> None:
         except Exception as exc:  # DocumentError, or a bug: the parent reads a failed render
             answer, data = {"error": f"{type(exc).__name__}: {exc}", "reason": getattr(exc, "reason", "render")}, b""
         else:
-            answer = {"pages": pages}
+            answer = {"pages": pages, "undrawn": undrawn}
         _send(sock, json.dumps(answer).encode())
         _send(sock, data)

@@ -43,7 +43,7 @@ from xhtml2pdf import context as xhtml2pdf_context
 from xhtml2pdf import reportlab_paragraph as engine
 from xhtml2pdf.util import getSize
 
-from app.documents import composites, fonts, textlayer
+from app.documents import composites, fonts, textdraw, textlayer
 from app.documents.textlayer import Place
 
 log = logging.getLogger(__name__)
@@ -305,6 +305,7 @@ def install() -> None:
     if not getattr(engine._justifyDrawParaLineX, "right_to_left", False):
         engine._justifyDrawParaLineX = _justified(engine._justifyDrawParaLineX, engine._rightDrawParaLineX)
     textlayer.install()
+    textdraw.install()
     textlayer.reset()
     _shaped_font.cache_clear()  # names are reused by the next document's faces
     _rtl_font.cache_clear()

@@ -69,15 +69,8 @@ def export_resume(user: User, resume_id: str, data: dict) -> ExportResult:
     inline = _inline_document(resume, fmt) if fmt in documents.INLINE_FORMATS else None
     # Nothing is held while the job runs (up to EXPORT_WAIT_SECONDS): no snapshot, no lock.
     db.session.rollback()
-    content = inline if inline is not None else render(resume_id, fmt, options)
-    result = store(user_id, resume_id, fmt, filename_for(title, fmt), content, limit)
-    if fmt != "pdf":
-        return result
-    try:
-        source, _avatar = export_source(resume_id)
-    except LookupError:  # deleted since: the file is made, there is nothing more to say
-        return result
-    return replace(result, undrawn=documents.undrawn(source))
+    content, undrawn = (inline, []) if inline is not None else render(resume_id, fmt, options)
+    return replace(store(user_id, resume_id, fmt, filename_for(title, fmt), content, limit), undrawn=undrawn)
 
 
 def store(user_id: str, resume_id: str, fmt: str, filename: str, content: bytes, limit: int, *,
@@ -136,9 +129,10 @@ def failure_message(exc: JobFailed, fmt: str, wait: float) -> str:
     return "The export stopped before it finished. Try again in a moment."
 
 
-def render(resume_id: str, fmt: str, options: dict) -> bytes:
-    """The document's bytes, rendered by a job; raises EXPORT_FAILED with what went wrong in words a
-    person can act on (``failure_message``); the resume and the cause go to the log."""
+def render(resume_id: str, fmt: str, options: dict) -> tuple[bytes, list[dict]]:
+    """The document's bytes and the characters it prints as boxes, rendered by a job; raises
+    EXPORT_FAILED with what went wrong in words a person can act on (``failure_message``); the resume
+    and the cause go to the log."""
     wait = current_app.config["EXPORT_WAIT_SECONDS"]
     try:
         return jobs().call(EXPORTS, "app.resumes.jobs.render_export", resume_id, fmt, options,
@@ -160,7 +154,7 @@ def render_shared_pdf(share) -> tuple[bytes, str]:
     resume_id, title = share.resume.id, share.resume.title
     db.session.rollback()  # nothing held while the job runs
     options = {"pageSize": "A4", "margin": "normal", "colorScheme": "default", "includePhoto": False}
-    return render(resume_id, "pdf", options), filename_for(title, "pdf")
+    return render(resume_id, "pdf", options)[0], filename_for(title, "pdf")
 
 
 def download_url(export: Export) -> str:

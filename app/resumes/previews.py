@@ -56,6 +56,7 @@ from app.documents import fonts, renderers
 from app.common.schemas import InputSchema, OutputSchema, Timestamp
 from app.errors import ApiError
 from app.extensions import db
+from app.queue import JobFailed
 from app.resumes import exports
 from app.resumes.service import get_owned_resume
 from app.resumes.schemas import UNDRAWN, UndrawnCharacterSchema
@@ -157,11 +158,11 @@ def preview(user: User, resume_id: str, options: dict) -> Preview:
         cached = _cache.get(version)  # rendered while this request waited for its turn
         if cached is None:
             _refuse_if_too_heavy(version, timeout)
-            pdf, sizes = _render_pdf(resume_id, version, source, options, photo, timeout)
+            pdf, sizes, undrawn = _render_pdf(resume_id, version, source, options, photo, timeout)
             with PDFIUM_LOCK:
                 texts = _page_texts(pdf)
             cached = Preview(resume_id=resume_id, version=version, updated_at=updated_at, options=dict(options),
-                             pdf=pdf, sizes=sizes, texts=texts, undrawn=documents.undrawn(source))
+                             pdf=pdf, sizes=sizes, texts=texts, undrawn=undrawn)
             _cache.put(version, cached)
     return cached
 
@@ -248,8 +249,9 @@ def _renderers_of_this_process() -> renderers.Renderers:
 
 
 def _render_pdf(resume_id: str, version: str, source: documents.Source, options: dict,
-                photo: documents.Photo | None, timeout: float) -> tuple[bytes, list[tuple[int, int]]]:
-    """The PDF and each page's image size; raises PREVIEW_TOO_HEAVY, SERVICE_UNAVAILABLE, EXPORT_FAILED."""
+                photo: documents.Photo | None, timeout: float) -> tuple[bytes, list[tuple[int, int]], list[dict]]:
+    """The PDF, each page's image size and the characters it prints as boxes; raises PREVIEW_TOO_HEAVY,
+    SERVICE_UNAVAILABLE, EXPORT_FAILED."""
     page = documents.Options(page_size=options["pageSize"], margin=options["margin"],
                              color_scheme=options["colorScheme"])
     try:
@@ -266,10 +268,12 @@ def _render_pdf(resume_id: str, version: str, source: documents.Source, options:
     except renderers.Busy:
         raise _busy("Every preview drawer is busy right now; try again in a moment.") from None
     except documents.DocumentError as exc:  # the export job would fail the same way: say so, log why
-        log.error("preview of resume %s failed: %s", resume_id, exc)
-        raise ApiError("EXPORT_FAILED", "The preview could not be drawn, and an export would fail too. "
-                                        "Try again in a moment.") from None
-    return rendered.data, [(WIDTH, round(height * WIDTH / width)) for width, height in rendered.pages]
+        log.error("preview of resume %s failed (%s): %s", resume_id, exc.reason, exc)
+        failure = JobFailed(str(exc), "failed", f"{exports.REASON}{exc.reason}: {exc}")
+        raise ApiError("EXPORT_FAILED", "The preview could not be drawn, and an export would fail too: "
+                       + exports.failure_message(failure, "pdf", timeout)) from None
+    return (rendered.data, [(WIDTH, round(height * WIDTH / width)) for width, height in rendered.pages],
+            rendered.undrawn)
 
 
 def _refuse_if_too_heavy(version: str, timeout: float) -> None:
