@@ -28,8 +28,6 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from fontTools import unicodedata as scripts_of
-
 from app.documents import fonts
 
 LATIN = "latin"
@@ -116,6 +114,12 @@ def _covers(kind: str, char: str, serif: bool) -> bool:
     return ord(char) in fonts.coverage(family(kind, serif))
 
 
+def _scripts():
+    """fontTools' Unicode script data, loaded on first use (the share page's start-up never needs it)."""
+    from fontTools import unicodedata as scripts_of
+    return scripts_of
+
+
 def _ignorable(char: str) -> bool:
     """Unicode's Default_Ignorable_Code_Point (Cf format characters and the ranges it adds)."""
     code = ord(char)
@@ -142,14 +146,14 @@ def _base(char: str, serif: bool) -> str | None:
     if unicodedata.category(char) in ("Co", "Cn", "Cs"):
         return MISSING  # a private-use glyph some font has means nothing; nor does an unassigned code
     code = ord(char)
-    script = scripts_of.script(char)
+    script = _scripts().script(char)
     kind = SCRIPT_KINDS.get(script)
     if kind is None and any(start <= code <= end for start, end in _CJK_BLOCKS):
         kind = CJK
     if kind is not None and _covers(kind, char, serif):
         return kind
     # Punctuation a script shares (the Arabic comma, the danda) after text of another script: its face.
-    for code_ in sorted(scripts_of.script_extension(char)):
+    for code_ in sorted(_scripts().script_extension(char)):
         shared = SCRIPT_KINDS.get(code_)
         if shared is not None and shared != CJK and _covers(shared, char, serif) and not _covers(LATIN, char, serif):
             return shared
@@ -165,7 +169,7 @@ def _extends(kind: str | None, char: str, serif: bool) -> bool:
     if char in _JOINING or unicodedata.category(char) in ("Mn", "Me", "Mc"):
         return _covers(kind, char, serif) or char in _JOINING
     code = SCRIPT_CODES.get(kind)
-    return code is not None and code in scripts_of.script_extension(char) and _covers(kind, char, serif)
+    return code is not None and code in _scripts().script_extension(char) and _covers(kind, char, serif)
 
 
 def _emoji_sequence(text: str, start: int, serif: bool) -> int:
@@ -178,9 +182,9 @@ def _emoji_sequence(text: str, start: int, serif: bool) -> int:
         return end + 1 if end < len(text) and text[end] == KEYCAP else start
     if code in _REGIONAL:  # a flag is two regional indicators; one alone is a letter in a box
         return start + (2 if following and ord(following) in _REGIONAL else 1)
-    if not _covers(EMOJI, char, serif) or following == TEXT_STYLE:
+    if following == TEXT_STYLE or not (_emoji_default(char) or following == EMOJI_STYLE):
         return start
-    if not (_emoji_default(char) or following == EMOJI_STYLE):
+    if not _covers(EMOJI, char, serif):
         return start
     end = start + 1
     while end < len(text):

@@ -157,9 +157,10 @@ def source(face: Face) -> Path:
     return Path(str(resources.files(face.package) / face.source))
 
 
+@functools.lru_cache(maxsize=None)
 def coverage(family: str) -> frozenset[int]:
     """The characters ``family`` has a glyph for (its regular face's character map), read once per
-    process: deciding which face draws a character (``scripts.py``) asks only for the faces its
+    process: deciding which face draws a character (``characters.py``) asks only for the faces its
     characters reach, so a document in English never reads the CJK font's map."""
     return _coverage(str(source(face(family, False))))
 
