@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.content import vocabulary
+
 MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
           "sept": 9, "oct": 10, "nov": 11, "dec": 12, "january": 1, "february": 2, "march": 3, "april": 4,
           "june": 6, "july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
@@ -18,12 +20,19 @@ MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, 
           "ene": 1, "abr": 4, "ago": 8, "dic": 12, "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5,
           "junio": 6, "julio": 7, "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11,
           "diciembre": 12}
-PRESENT = r"present|current|now|today|ongoing|actualidad|actual|presente|hoy|至今|现在|目前|今"
-_MONTH_NAME = "|".join(sorted(MONTHS, key=len, reverse=True))
+# And the months the service prints in each of its languages (``app.content.vocabulary``): "févr. 2019",
+# "فبراير 2019", "ม.ค. 2019" (a trailing dot is the pattern's own, optional).
+MONTHS.update({name.rstrip(".").lower(): number for names in vocabulary.MONTHS.values()
+               for number, name in enumerate(names.split(), start=1)})
+PRESENT = "|".join(re.escape(word) for word in sorted(
+    {"present", "current", "now", "today", "ongoing", "actualidad", "actual", "presente", "hoy", "至今", "现在", "目前",
+     "今", *(words["Present"].lower() for words in vocabulary.WORDS.values())}, key=len, reverse=True))
+_MONTH_NAME = "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True))
 _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
          rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
          rf"|(?P<{{p}}m3>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}y3>\d{{{{4}}}})"
          rf"|(?P<{{p}}y4>\d{{{{4}}}})\s*年\s*(?P<{{p}}m4>0?[1-9]|1[0-2])\s*月?"
+         rf"|(?P<{{p}}y6>\d{{{{4}}}})\s*년\s*(?P<{{p}}m6>0?[1-9]|1[0-2])\s*월"
          rf"|(?P<{{p}}y5>(?:19|20)\d{{{{2}}}})(?!\s*[-/.年]\s*(?:0?[1-9]|1[0-2])(?!\d)))")
 START = _DATE.format(p="s_")
 END = _DATE.format(p="e_")
@@ -53,7 +62,7 @@ def _month(match, prefix: str) -> str | None:
     name = group.get(f"{prefix}mname")
     if name:
         return f"{int(group[f'{prefix}y1']):04d}-{MONTHS[name.lower()]:02d}"
-    for year, month in (("y2", "m2"), ("y3", "m3"), ("y4", "m4")):
+    for year, month in (("y2", "m2"), ("y3", "m3"), ("y4", "m4"), ("y6", "m6")):
         if group.get(f"{prefix}{year}"):
             return f"{int(group[f'{prefix}{year}']):04d}-{int(group[f'{prefix}{month}']):02d}"
     if group.get(f"{prefix}y5"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import io
 import re
+import unicodedata
 
 from app.importing import Unreadable
 
@@ -170,10 +171,22 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         new_cell = False
         if previous is not None:
             size = max(char.size, previous.size)
-            if abs(char.baseline - previous.baseline) > size / 2 or char.x1 < previous.x0:
+            backwards = _right_to_left(char.text), _right_to_left(previous.text)
+            gap = CELL_GAP * max(char.em, previous.em)
+            if abs(char.baseline - previous.baseline) > size / 2:
                 new_line = True
-            elif char.x0 - previous.x1 > CELL_GAP * max(char.em, previous.em):
-                new_cell = True
+            elif backwards == (True, True):  # right-to-left text, in the order it was typed: leftwards
+                if char.x0 > previous.x1 + gap:
+                    new_line = True
+                elif previous.x0 - char.x1 > gap:
+                    new_cell = True
+            elif backwards == (False, False):
+                if char.x1 < previous.x0:
+                    new_line = True
+                elif char.x0 - previous.x1 > gap:
+                    new_cell = True
+            # Where the direction changes inside a line (an English word in Arabic), PDFium's own line
+            # breaks say where the line ends: the pen jumps to the other end of the word either way.
         if new_line or line is None:
             line = {"page": page, "x0": char.x0, "x1": char.x1, "top": char.top, "bottom": char.bottom,
                     "base": char.baseline, "w1": None, "style": "", "level": None, "bullet": False, "para": False,
@@ -195,7 +208,7 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         elif space:
             run["t"] += " "
         run["t"] += char.text
-        run["x1"] = round(char.x1, 1)
+        run["x0"], run["x1"] = min(run["x0"], round(char.x0, 1)), max(run["x1"], round(char.x1, 1))
         line["x0"], line["x1"] = min(line["x0"], char.x0), max(line["x1"], char.x1)
         line["top"], line["bottom"] = min(line["top"], char.top), max(line["bottom"], char.bottom)
         previous, space = char, False
@@ -212,6 +225,12 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
 
 
 _NO_LINE_START = "。，、．：；！？）】》」』〕〉”’・…%"
+
+
+def _right_to_left(char: str) -> bool:
+    """Whether a character is written right to left (Arabic, Hebrew): PDFium gives them in the order
+    they were typed, each left of the one before."""
+    return unicodedata.bidirectional(char) in ("R", "AL")
 
 
 def _ideograph(char: str) -> bool:

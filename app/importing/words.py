@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from app.content import vocabulary
+
 HEADINGS: dict[str, tuple[str, ...]] = {
     "summary": ("summary", "profile", "professional summary", "career summary", "about", "about me", "objective",
                 "career objective", "personal statement", "overview", "professional profile", "introduction",
@@ -61,10 +63,6 @@ HEADINGS: dict[str, tuple[str, ...]] = {
     "references": ("references", "referees", "推荐人", "证明人", "推荐信", "推荐", "referencias", "références", "referenzen",
                    "referências"),
 }
-_BY_NAME = {name: key for key, names in HEADINGS.items() for name in names}
-# The same without spaces: a heading whose letters a PDF gives with a gap in it, "Exp erience" (Awesome-CV
-# sets the first three letters in its accent colour) or "W O R K  E X P E R I E N C E" (letter-spaced).
-_BY_SQUASHED = {name.replace(" ", ""): key for name, key in _BY_NAME.items()}
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
@@ -142,6 +140,16 @@ def heading_key(text: str) -> str:
     if len(words) >= 3 and all(len(w) <= 2 for w in words):
         words = ["".join(words)]  # letter-spaced: "S U M M A RY"
     return " ".join(w for w in words if w not in _JOINING)
+
+
+# Every heading above, and every heading the service prints in each of its languages
+# (``app.content.vocabulary``: a resume it printed comes back whole), by its key.
+_BY_NAME = {**{heading_key(vocabulary.HEADINGS[language][key]): key
+               for language in vocabulary.HEADINGS for key in HEADINGS if key in vocabulary.HEADINGS[language]},
+            **{name: key for key, names in HEADINGS.items() for name in names}}
+# The same without spaces: a heading whose letters a PDF gives with a gap in it, "Exp erience" (Awesome-CV
+# sets the first three letters in its accent colour) or "W O R K  E X P E R I E N C E" (letter-spaced).
+_BY_SQUASHED = {name.replace(" ", ""): key for name, key in _BY_NAME.items()}
 
 
 def section_of(text: str) -> str | None:
