@@ -158,3 +158,93 @@ def glyph_of(path: str, letter: Letter) -> int | None:
     """The mirrored glyph that draws ``letter`` in the cut at ``path``, or None where the cut has none
     (a word the cut was not made for)."""
     return _glyphs(path).get(key(letter.glyphs))
+
+
+# --- glyphs drawn off the line, left to right -----------------------------------------------------------
+# HarfBuzz sets some marks above or below where the font draws them (Thai's tone mark over an upper
+# vowel, ่ over ิ in เพิ่ม). Drawn with a rise (Ts), such a glyph is a piece of text of its own to PDF
+# readers, which then read it apart from its word (pdfium after the line, pdfminer before it). The cut
+# of a left-to-right shaped face gets, for each glyph and offset the document's words need, a
+# composite of the glyph at that offset (``add_raised``), drawn on the line (``raised_glyph``).
+
+RAISED = "zRsd"  # the cut's table of its raised glyphs: JSON, "glyph:offset" -> its glyph
+
+
+def _offsets(hb_font, words: Iterable[str]) -> set[tuple[int, int]]:
+    """(glyph, vertical offset) of every glyph HarfBuzz sets off the line in ``words``."""
+    import uharfbuzz
+
+    found = set()
+    for word in words:
+        buffer = uharfbuzz.Buffer()
+        buffer.add_str(word)
+        buffer.guess_segment_properties()
+        uharfbuzz.shape(hb_font, buffer, {"kern": True, "liga": True})
+        found.update((info.codepoint, position.y_offset)
+                     for info, position in zip(buffer.glyph_infos, buffer.glyph_positions) if position.y_offset)
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def _source_font(path: str):
+    import uharfbuzz
+
+    return uharfbuzz.Font(uharfbuzz.Face(uharfbuzz.Blob.from_file_path(path)))
+
+
+def rises(path: str, words: frozenset[str]) -> bool:
+    """Whether HarfBuzz sets a glyph of ``words`` off the line in the font at ``path`` (its default
+    instance): then its cut is made for the document's words."""
+    return bool(words) and bool(_offsets(_source_font(path), words))
+
+
+def add_raised(font, words: Iterable[str]) -> None:
+    """Put into ``font`` (a fontTools TTFont, cut) a composite for every glyph HarfBuzz sets off the
+    line in ``words``, at that offset, and the table that lists them."""
+    import uharfbuzz
+    from fontTools.ttLib import newTable
+    from fontTools.ttLib.tables._g_l_y_f import Glyph, GlyphComponent
+
+    data = io.BytesIO()
+    font.save(data)
+    found = sorted(_offsets(uharfbuzz.Font(uharfbuzz.Face(uharfbuzz.Blob(data.getvalue()))), words))
+    if not found:
+        return
+    order = font.getGlyphOrder()
+    glyf, hmtx = font["glyf"], font["hmtx"]
+    table: dict[str, int] = {}
+    for glyph_id, offset in found:
+        name = f"raised.{len(table)}"
+        glyph = Glyph()
+        component = GlyphComponent()
+        component.glyphName = order[glyph_id]
+        component.x, component.y = 0, offset
+        component.flags = 0
+        glyph.components = [component]
+        glyph.numberOfContours = -1
+        glyf.glyphs[name] = glyph
+        hmtx.metrics[name] = hmtx.metrics[order[glyph_id]]
+        table[f"{glyph_id}:{offset}"] = len(order)
+        order.append(name)
+    font.setGlyphOrder(order)
+    glyf.glyphOrder = order
+    for key_, index in table.items():
+        glyf[order[index]].recalcBounds(glyf)
+    font["maxp"].numGlyphs = len(order)
+    table_ = newTable(RAISED)
+    table_.data = json.dumps(table, sort_keys=True).encode()
+    font[RAISED] = table_
+
+
+@functools.lru_cache(maxsize=64)
+def _raised(path: str) -> dict[str, int]:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(path, lazy=True)
+    return json.loads(font[RAISED].data) if RAISED in font else {}
+
+
+def raised_glyph(path: str, glyph: int, offset: int) -> int | None:
+    """The glyph of the cut at ``path`` that draws ``glyph`` ``offset`` font units above the line (below
+    when negative), or None where the cut has none."""
+    return _raised(path).get(f"{glyph}:{offset}")

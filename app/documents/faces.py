@@ -54,8 +54,19 @@ def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[
 
 
 def words_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[str]]:
-    """The right-to-left words each family draws (its cut gets a glyph for each of their letters)."""
-    return {named[kind]: composites.words_of(runs) for kind, runs in marks.runs.items() if kind in named}
+    """The words each shaped family draws, for its cut (``fonts.cut``): a right-to-left family's
+    right-to-left stretches, another's words."""
+    found: dict[str, frozenset[str]] = {}
+    for kind, runs in marks.runs.items():
+        if kind not in named:
+            continue
+        family = named[kind]
+        face = fonts.face(family, False)
+        if face.right_to_left:
+            found[family] = found.get(family, frozenset()) | composites.words_of(runs)
+        elif face.shaped:
+            found[family] = found.get(family, frozenset()) | {word for run in runs for word in run.split()}
+    return found
 
 
 def codes_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[int]]:

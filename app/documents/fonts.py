@@ -219,10 +219,12 @@ def cut_name(face: Face, codes: frozenset[int], layout: bool, words: frozenset[s
 def cut(face: Face, codes: frozenset[int], layout: bool | None = None, words: frozenset[str] = frozenset()) -> Path:
     """A TrueType font of ``face`` holding the glyphs of ``codes``, from the disk cache or cut now.
     ``layout``: keep the GSUB and GPOS rules (by default for the faces ``shaping.py`` shapes; a browser
-    needs them for every script that joins or stacks). ``words``: for a right-to-left face, the words
-    the document draws with it, whose letters get a glyph each (``composites.py``)."""
+    needs them for every script that joins or stacks). ``words``: the words the document draws with it:
+    for a right-to-left face, each of their letters gets a glyph (``composites.py``); for another shaped
+    face, each glyph HarfBuzz sets off the line in them (``composites.add_raised``)."""
     layout = face.shaped if layout is None else layout
-    words = words if face.right_to_left else frozenset()
+    if not face.right_to_left and not (layout and composites.rises(str(source(face)), words)):
+        words = frozenset()
     directory = font_dir()
     path = directory / cut_name(face, codes, layout, words)
     try:
@@ -275,8 +277,10 @@ def make_cut(face: Face, codes: frozenset[int], layout: bool | None = None,
     _clamp_line_height(font)
     if face.region:
         _name_region(font, face)
-    if words:
+    if words and face.right_to_left:
         composites.add(font, words)
+    elif words:
+        composites.add_raised(font, words)
     out = io.BytesIO()
     font.save(out)
     data = out.getvalue()

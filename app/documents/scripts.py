@@ -152,7 +152,7 @@ class Marks:
     """What ``mark_runs`` found: the characters of each kind of run, the blocks set for CJK breaking."""
     chars: dict[str, set[str]] = field(default_factory=dict)
     missing: str = ""  # the characters no face draws, once each, in their order (drawn as boxes)
-    runs: dict[str, list[str]] = field(default_factory=dict)  # the runs of each right-to-left kind
+    runs: dict[str, list[str]] = field(default_factory=dict)  # the runs of each shaped kind
     wrapped: bool = False
     joined: bool = False
     right_to_left: bool = False
@@ -246,7 +246,7 @@ class _Marker(HTMLParser):
                               if self.printing else escape(piece, quote=False))
             elif kind:
                 self.marks.chars.setdefault(kind, set()).update(piece)
-                if kind in RIGHT_TO_LEFT:
+                if kind in RIGHT_TO_LEFT or kind in JOINED:  # shaped: their words go to the cut
                     self.marks.runs.setdefault(kind, []).append(piece)
                 pieces.append(f'<span class="{class_of(kind)}">{escape(piece, quote=False)}</span>')
                 if kind in WRAPPED:

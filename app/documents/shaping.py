@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 SHAPED_STEMS = tuple(f"{face.stem}-" for face in fonts.FACES if face.shaped)
 RIGHT_TO_LEFT_STEMS = tuple(f"{face.stem}-" for face in fonts.FACES if face.right_to_left)
+MIN_WIDTH = 1.0  # 1/1000 em: the PDF width of a mark after a mark of no width (see _left_to_right)
 
 
 @functools.lru_cache(maxsize=256)
@@ -164,6 +165,7 @@ def _left_to_right(run: list) -> tuple[float, list]:
         texts.extend([*chars[:count - 1], chars[count - 1:]] if len(chars) >= count else
                      [*chars, *[""] * (count - len(chars))])
     out: list = []
+    previous_width = None
     for (frag, char, data), reads in zip(glyphs, texts):
         font = pdfmetrics.getFont(frag.fontName)
         glyph = font.face.charToGlyph.get(ord(char), 0)
@@ -171,9 +173,20 @@ def _left_to_right(run: list) -> tuple[float, list]:
             place = Place(char, data.width, 0.0, 0.0, data.width)
         else:
             # A glyph drawn back over the one before it (a mark) is as wide as the way to where the next
-            # one starts, so that a reader measuring the gaps between glyphs finds none inside a word.
-            place = Place(reads, data.x_advance, data.x_offset, data.y_offset,
-                          max(data.width, data.x_advance - data.x_offset))
+            # one starts, so that a reader measuring the gaps between glyphs finds none inside a word; a
+            # mark after a mark of no width is not quite of none, as pdfminer ends a line between two
+            # (ิ then ่), and pdfium reads a space before a first one that has any.
+            y_offset = data.y_offset
+            if y_offset:  # set off the line: the cut's glyph drawn there, if it has one (composites.py)
+                raised = composites.raised_glyph(str(font.face.filename), glyph,
+                                                 round(y_offset * font.face.unitsPerEm / 1000))
+                if raised is not None:
+                    glyph, y_offset = raised, 0.0
+            drawn = max(data.width, data.x_advance - data.x_offset)
+            if not drawn and previous_width == 0:
+                drawn = MIN_WIDTH
+            place = Place(reads, data.x_advance, data.x_offset, y_offset, drawn)
+        previous_width = place.width
         code = chr(textlayer.code(font, glyph, place))
         if out and out[-1][0] is frag:
             out[-1] = (frag, out[-1][1] + code)

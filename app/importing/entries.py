@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import statistics
 
+from app.content.vocabulary import WORDS
 from app.importing import dates, words
 from app.importing.grouping import look, split_into_entries, wrapped_dates
 from app.importing.layout import Block, Fragment, clean
@@ -28,20 +29,42 @@ BODY_SHARE = 0.4
 SHORT = 80          # characters of a line under an entry's title that holds its dates ("Mar 2021 – Present | London")
 LIST_GAP = 0.6      # points more from a bullet's baseline to the one above than between the others: a second list
 PIECES = re.compile(r"\s+[|｜·•/—–]\s+|\s*[|｜]\s*|\s+[·•]\s*|\s*[·•]\s+")
-_CONNECTOR = re.compile(r"^(?:at|@|in|for|with|on|在|[|｜·•/—–,，:：;；-])$", re.IGNORECASE)
+def _printed(small_word: str) -> list[str]:
+    """What the templates print for ``small_word`` in each language (``app.content.vocabulary``)."""
+    return sorted({w[small_word].strip() for w in WORDS.values() if w[small_word].strip()}, key=len, reverse=True)
+
+
+def _alternatives(texts) -> str:
+    return "|".join(re.escape(text) for text in texts)
+
+
+# The word between a job title and its employer in each language the templates print ("Engineer at Acme",
+# "مهندسة في شركة", "מהנדסת ב־חברת": Hebrew's is a prefix joined by a maqaf); separators are PIECES'.
+# Inside one run, Spanish and Portuguese "en"/"em" are not read as one: job titles hold them ("Ingeniero
+# en Sistemas").
+_AT_WORDS = [w for w in _printed("at") if w not in {",", "·", "・"}]
+_AT = "|".join(rf"\s+{re.escape(w)}" + (r"\s*" if w.endswith("\u05be") else r"\s+")
+               for w in ["@", *_AT_WORDS] if w not in {"en", "em"})
+_CONNECTOR = re.compile(rf"^(?:at|@|in|for|with|on|在|{_alternatives(_AT_WORDS)}|[|｜·•/—–,，:：;；-])$", re.IGNORECASE)
 _URL = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
 _URL_IN = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_TECHNOLOGIES = ["technologies", "technology", "tech stack", "tech", "tools", "built with", "技术栈", "技术", "工具",
+                 *_printed("Technologies"), *_printed("Stack")]
+_COURSES = ["courses", "relevant courses", "coursework", "relevant coursework", "主修课程", "相关课程", "课程",
+            *_printed("Courses")]
 _LABELS = {
     # "Technologies: a, b", or a label of its own before the list: "STACK a / b", "技术栈 Stack a / b"
-    "technologies": re.compile(r"^(?:(?:technologies|technology|tech stack|tech|tools|built with|技术栈|技术|工具)"
+    "technologies": re.compile(rf"^(?:(?:{_alternatives(sorted(set(_TECHNOLOGIES), key=len, reverse=True))})"
                                r"\s*[:：]\s*|(?:stack|技术栈)(?:\s*stack)?\s*[:：]?\s+)", re.IGNORECASE),
-    "courses": re.compile(r"^(?:(?:courses|relevant courses|coursework|relevant coursework|主修课程|相关课程|课程)\s*[:：]\s*"
+    "courses": re.compile(rf"^(?:(?:{_alternatives(sorted(set(_COURSES), key=len, reverse=True))})\s*[:：]\s*"
                           r"|(?:主修课程|相关课程|课程)\s*(?:courses|coursework)\s*[:：]?\s*)", re.IGNORECASE),
     "keywords": re.compile(r"^(?:keywords|关键词)\s*[:：]\s*", re.IGNORECASE),
 }
 _LABEL_WORDS = {"courses": "courses", "coursework": "courses", "主修课程": "courses", "相关课程": "courses",
                 "课程": "courses", "stack": "technologies", "technologies": "technologies",
-                "tech stack": "technologies", "技术栈": "technologies", "keywords": "keywords"}
+                "tech stack": "technologies", "技术栈": "technologies", "keywords": "keywords",
+                **{w.casefold(): "technologies" for w in _printed("Technologies") + _printed("Stack")},
+                **{w.casefold(): "courses" for w in _printed("Courses")}}
 LIST_SPLIT = re.compile(r"\s*[,，、;；،؛]\s*|\s+[/·•|]\s+|\s*[·•|]\s*")
 
 
@@ -295,7 +318,7 @@ def one_part(parts: list[Part]) -> list[Part]:
     (wherever it stands), or "Engineer, Acme" as the whole head."""
     found: list[Part] = []
     for part in parts:
-        match = re.match(r"^(?P<title>.+?)(?:\s+(?:at|@)\s+|\s*[—｜|]\s*|\s+[–-]\s+)(?P<org>.+)$", part.text)
+        match = re.match(rf"^(?P<title>.+?)(?:{_AT}|\s*[—｜|]\s*|\s+[–-]\s+)(?P<org>.+)$", part.text, re.IGNORECASE)
         if match is None and len(parts) == 1:
             match = re.match(r"^(?P<title>[^,，]+?)\s*[,，]\s*(?P<org>.+)$", part.text)
             if match is not None and words.position_score(match.group("title")) <= 0:

@@ -80,6 +80,9 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
             order.append(key)
     if order and _one_column(sections):
         content["sectionOrder"] = order
+    language = words.language_of([section.title for section in sections])
+    if language:  # the headings of one of the templates' languages: the resume prints in it again
+        content["language"] = language
     return content
 
 

@@ -99,7 +99,17 @@ POSITION_WORDS_ZH = ("工程师", "开发", "经理", "主管", "总监", "架�
                      "顾问", "负责人", "组长", "主任", "总裁", "总经理", "研究员", "分析师", "运维", "测试", "教师",
                      "讲师", "教授", "会计", "销售", "代表", "创始人", "合伙人", "首席", "高级", "资深", "主管",
                      "技术主管", "志愿者", "成员", "队长", "部长", "干事", "编辑", "专家", "科学家", "程序员",
-                     "提交者", "维护者", "贡献者", "组织者", "讲师", "负责人")
+                     "提交者", "维护者", "贡献者", "组织者", "讲师", "负责人",
+                     # the other scripts the service prints, found inside words too (Thai has no spaces)
+                     "مهندس", "مطور", "مبرمج", "مدير", "محلل", "مصمم", "أخصائي", "استشاري", "مستشار", "مشرف",
+                     "منسق", "متدرب", "מהנדס", "מפתח", "מתכנת", "מנהל", "אנליסט", "מעצב", "יועץ", "ראש צוות",
+                     "מתמחה", "इंजीनियर", "अभियंता", "डेवलपर", "प्रबंधक", "विश्लेषक", "सलाहकार", "निदेशक",
+                     "प्रशिक्षु", "डिज़ाइनर", "वरिष्ठ", "วิศวกร", "นักพัฒนา", "โปรแกรมเมอร์", "ผู้จัดการ",
+                     "นักวิเคราะห์", "ที่ปรึกษา", "ผู้อำนวยการ", "หัวหน้า", "นักออกแบบ", "เจ้าหน้าที่", "อาวุโส",
+                     "инженер", "разработчик", "программист", "менеджер", "руководитель", "аналитик",
+                     "дизайнер", "консультант", "директор", "стажёр", "стажер", "エンジニア", "マネージャー",
+                     "開発者", "デザイナー", "アナリスト", "コンサルタント", "엔지니어", "개발자", "매니저",
+                     "팀장", "디자이너", "분석가")
 COMPANY_WORDS = (
     "inc", "ltd", "llc", "gmbh", "corp", "corporation", "company", "co", "plc", "group", "holdings", "labs", "lab",
     "bank", "technologies", "systems", "solutions", "studio", "studios", "agency", "partners", "consulting",
@@ -113,12 +123,18 @@ COMPANY_WORDS = (
 )
 COMPANY_WORDS_ZH = ("公司", "集团", "有限", "科技", "银行", "研究院", "研究所", "大学", "学院", "医院", "工作室",
                     "事务所", "中心", "网络", "软件", "信息", "股份", "智能云", "云计算", "协会", "基金会", "学会",
-                    "政府", "委员会", "出版社", "电视台", "报社", "社区", "图书馆")
+                    "政府", "委员会", "出版社", "电视台", "报社", "社区", "图书馆",
+                    "شركة", "مؤسسة", "بنك", "חברת", "בע\"מ", "בנק", "कंपनी", "लिमिटेड", "प्राइवेट", "बैंक",
+                    "प्रौद्योगिकी", "บริษัท", "จำกัด", "ธนาคาร", "ооо", "компания", "банк", "株式会社", "有限会社",
+                    "주식회사", "(주)")
 SCHOOL_WORDS = ("university", "college", "school", "institute", "academy", "polytechnic", "conservatory",
                 "coursera", "edx", "udacity", "udemy", "online", "campus", "seminary", "universität", "université",
                 "universidad", "universidade", "escuela", "colegio", "facultad", "universitat", "école",
                 "hochschule", "instituto",
-                "大学", "学院", "学校", "中学", "高中", "研究生院", "研究院", "大學")
+                "大学", "学院", "学校", "中学", "高中", "研究生院", "研究院", "大學",
+                "جامعة", "كلية", "معهد", "אוניברסיט", "מכללת", "הטכניון", "विश्वविद्यालय", "संस्थान", "महाविद्यालय",
+                "कॉलेज", "มหาวิทยาลัย", "วิทยาลัย", "สถาบัน", "университет", "институт", "академия", "колледж",
+                "대학교", "학교")
 DEGREE_WORDS = ("bachelor", "bachelors", "master", "masters", "phd", "ph.d", "doctor", "doctorate", "bsc", "msc",
                 "ba", "ma", "bs", "ms", "mba", "beng", "meng", "b.eng", "m.eng", "b.s", "m.s", "b.a", "m.a", "b.sc",
                 "m.sc", "associate", "diploma", "certificate", "certification", "degree", "honours", "hons", "gcse",
@@ -127,7 +143,9 @@ DEGREE_WORDS = ("bachelor", "bachelors", "master", "masters", "phd", "ph.d", "do
                 "diplomatura", "título", "bachillerato", "maestría", "graduado", "especialidad", "mestrado",
                 "doutorado", "bacharelado", "licence", "diplôme", "studium", "学士", "硕士", "博士", "本科", "研究生", "专科", "大专",
                 "证书", "文凭", "学位", "双学位",
-                "辅修", "进修", "专业")
+                "辅修", "进修", "专业",
+                "بكالوريوس", "ماجستير", "دكتوراه", "دبلوم", "תואר", "स्नातक", "डिप्लोमा", "पीएचडी",
+                "ปริญญา", "บัณฑิต", "бакалавр", "магистр", "аспирант", "修士", "학사", "석사", "박사")
 
 
 _JOINING = ("and", "of", "my", "y", "e", "et", "und", "de", "del", "mis", "d")
@@ -147,6 +165,11 @@ def heading_key(text: str) -> str:
 _BY_NAME = {**{heading_key(vocabulary.HEADINGS[language][key]): key
                for language in vocabulary.HEADINGS for key in HEADINGS if key in vocabulary.HEADINGS[language]},
             **{name: key for key, names in HEADINGS.items() for name in names}}
+# The languages whose templates print each heading ("Contact": English, French, German).
+_LANGUAGES_BY_NAME: dict[str, list[str]] = {}
+for _language, _headings in vocabulary.HEADINGS.items():
+    for _heading in _headings.values():
+        _LANGUAGES_BY_NAME.setdefault(heading_key(_heading), []).append(_language)
 # The same without spaces: a heading whose letters a PDF gives with a gap in it, "Exp erience" (Awesome-CV
 # sets the first three letters in its accent colour) or "W O R K  E X P E R I E N C E" (letter-spaced).
 _BY_SQUASHED = {name.replace(" ", ""): key for name, key in _BY_NAME.items()}
@@ -172,6 +195,20 @@ def section_of(text: str) -> str | None:
     if cjk and not latin:
         return _BY_NAME.get(cjk)
     return None
+
+
+def language_of(headings: list[str]) -> str | None:
+    """The interface language whose templates print the most of ``headings`` (the service's own export
+    read back), or None: none, English, or a tie with English."""
+    votes: dict[str, int] = {}
+    for heading in headings:
+        for language in _LANGUAGES_BY_NAME.get(heading_key(heading), ()):
+            votes[language] = votes.get(language, 0) + 1
+    if not votes:
+        return None
+    most = max(votes.values())
+    leaders = [language for language in vocabulary.HEADINGS if votes.get(language) == most]
+    return None if "en" in leaders else leaders[0]
 
 
 HEADLINE_LABELS = ("求职意向", "意向职位", "目标职位", "应聘职位", "职位", "position", "headline", "title",
@@ -220,7 +257,8 @@ def _words(text: str) -> list[str]:
 
 def _score(text: str, latin: tuple[str, ...], chinese: tuple[str, ...]) -> int:
     words = set(_words(text))
-    return sum(1 for w in latin if w in words) + sum(1 for w in chinese if w in text)
+    folded = text.casefold()
+    return sum(1 for w in latin if w in words) + sum(1 for w in chinese if w in folded)
 
 
 def position_score(text: str) -> int:
