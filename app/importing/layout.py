@@ -94,6 +94,11 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
+# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer): a line that breaks between two
+# of their letters broke inside a sentence, where nothing was typed.
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")
+
+
 def is_cjk(char: str) -> bool:
     return bool(_CJK.match(char))
 
@@ -342,6 +347,10 @@ def _continues(above: Block, below: Block, edge: float | None, _below_edge: floa
     tail, head = above.text[-1:], below.text[:1]
     if _STARTS_ITEM.match(below.text):
         return False    # an address or e-mail starts a line of its own
+    if words.section_of(above.text):
+        return False    # a heading in a script without capitals, in the look of the lines under it
+    if _one_word(above.text) and _one_word(below.text) and not _URL_TAIL.search(above.text):
+        return False    # a column of one-word lines is a list ("Python", "Flask"), not a paragraph
     # A line of items ("a | b | c") wraps only inside a Chinese word that an unbreakable item after
     # it pushed over ("知" / "乎: https://..."), however far from the edge it ended.
     items = any(_BULLET_ONLY.match(f.text) or f.text.strip() in SEPARATORS for f in above.fragments[1:])
@@ -370,10 +379,16 @@ def _continues(above: Block, below: Block, edge: float | None, _below_edge: floa
     return right + first_word + above.size * 0.3 >= edge - WRAP_SLACK
 
 
+def _one_word(text: str) -> bool:
+    """A line of one word of a script that puts spaces between words."""
+    return " " not in text.strip() and not any(is_cjk(char) or _UNSPACED.match(char) for char in text)
+
+
 def _join(above: Block, below: Block) -> None:
     tail, head = above.text, below.text
     glue = " "
-    if (tail and is_cjk(tail[-1])) or (head and is_cjk(head[0])):
+    if (tail and is_cjk(tail[-1])) or (head and is_cjk(head[0])) or (
+            tail and head and _UNSPACED.match(tail[-1]) and _UNSPACED.match(head[0])):
         glue = ""
     elif _URL_TAIL.search(tail) and " " not in head:
         glue = ""   # a long address broken across lines

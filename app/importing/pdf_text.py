@@ -156,10 +156,11 @@ def _page_chars(pdfium, textpage, count: int, height: float):
 
 
 def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[dict]:
-    lines: list[dict] = []
-    line: dict | None = None
+    # Each line as [char, a space before it, a new cell starts at it].
+    rows: list[list[list]] = []
     previous: _Char | None = None
     space = False
+    backwards_line = False    # the line holds right-to-left letters
     for char in _page_chars(pdfium, textpage, count, height):
         if char is None:
             previous, space = None, False
@@ -178,8 +179,8 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
             elif backwards == (True, True):  # right-to-left text, in the order it was typed: leftwards
                 if char.x0 > previous.x1 + gap:
                     new_line = True
-                elif previous.x0 - char.x1 > gap:
-                    new_cell = True
+            elif backwards_line:
+                pass  # numbers and Latin words among right-to-left text: where the pen goes says little
             elif backwards == (False, False):
                 if char.x1 < previous.x0:
                     new_line = True
@@ -187,14 +188,136 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
                     new_cell = True
             # Where the direction changes inside a line (an English word in Arabic), PDFium's own line
             # breaks say where the line ends: the pen jumps to the other end of the word either way.
-        if new_line or line is None:
-            line = {"page": page, "x0": char.x0, "x1": char.x1, "top": char.top, "bottom": char.bottom,
-                    "base": char.baseline, "w1": None, "style": "", "level": None, "bullet": False, "para": False,
-                    "cells": [[]]}
-            lines.append(line)
-        elif new_cell:
+        if new_line or not rows:
+            rows.append([])
+            backwards_line = False
+        backwards_line = backwards_line or _right_to_left(char.text)
+        rows[-1].append([char, space and not new_line, new_cell])
+        previous, space = char, False
+    backwards = sum(_right_to_left(char.text) for row in rows for char, _space, _cell in row)
+    forwards = sum(unicodedata.bidirectional(char.text[:1]) == "L" for row in rows for char, _space, _cell in row)
+    base = "R" if backwards > forwards else "L"
+    lines = []
+    for row in rows:
+        if any(_right_to_left(char.text) for char, _space, _cell in row):
+            row = _in_logical_order(row, base)
+        lines.append(_line(row, page))
+    return lines
+
+
+SPACE_GAP = 0.22     # ems between two characters of a right-to-left line that read as a space
+
+
+def _runs(row: list[list]) -> list[tuple[bool, list]]:
+    """A line's items in runs of one direction, in PDFium's order: right-to-left letters with the marks
+    on them (in the order they were typed), and the rest."""
+    runs: list[tuple[bool, list]] = []
+    for item in row:
+        text = item[0].text[:1]
+        backwards = _right_to_left(text) or (bool(runs) and runs[-1][0] and unicodedata.category(text) == "Mn")
+        if runs and runs[-1][0] == backwards:
+            runs[-1][1].append(item)
+        else:
+            runs.append((backwards, [item]))
+    return runs
+
+
+_ISOLATE, _POP = "\u2066", "\u2069"
+_SEPARATORS = "•·|｜"
+
+
+def _isolated(cell: list) -> list:
+    """A cell (characters and " ") with each stretch between separators that holds no right-to-left
+    letter but Latin letters or digits isolated (LRI ... PDI), as the templates print an e-mail or a
+    phone number in a right-to-left document, so that it keeps its own order."""
+    out: list = []
+    stretch: list = []
+
+    def close() -> None:
+        texts = [item.text for item in stretch if not isinstance(item, str)]
+        if any(_right_to_left(text[:1]) for text in texts) or not any(text[:1].isalnum() for text in texts):
+            out.extend(stretch)
+        else:
+            while stretch and stretch[0] == " ":
+                out.append(stretch.pop(0))
+            tail = []
+            while stretch and stretch[-1] == " ":
+                tail.insert(0, stretch.pop())
+            out.extend([_ISOLATE, *stretch, _POP, *tail])
+        stretch.clear()
+
+    for item in cell:
+        if not isinstance(item, str) and item.text in _SEPARATORS:
+            close()
+            out.append(item)
+        else:
+            stretch.append(item)
+    close()
+    return out
+
+
+def _in_logical_order(row: list[list], base: str) -> list[list]:
+    """A line holding right-to-left text, in the order it was typed, in cells. PDFium gives the letters of
+    each right-to-left word in that order, but orders numbers, Latin words and punctuation among them
+    by its own guess (".2021" for "2021." at the end of an Arabic sentence; a Latin-heavy line as if it
+    were Latin). So the line is laid out as seen, left to right (each run by where it stands, a
+    right-to-left run's letters turned round), cut into cells where a gap of CELL_GAP stands, spaces
+    where one of SPACE_GAP does, and each cell read back with the bidirectional algorithm from the
+    page's direction (``base``): for the one or two levels of a line of a resume it undoes itself."""
+    from xhtml2pdf.bidi import display_order
+
+    # (character, whether a space stands before it: PDFium's inside a run, by the gap between runs)
+    seen: list[tuple] = []
+    for backwards, items in sorted(_runs(row), key=lambda run: min(item[0].x0 for item in run[1])):
+        if backwards:  # typed order turned round: the space PDFium gave before a letter is after it
+            flags = [False] + [item[1] for item in reversed(items[1:])]
+            seen += [(item[0], flag) for item, flag in zip(reversed(items), flags)]
+        else:  # PDFium's space where the character before it is the one before it here, else by the gap
+            ordered = sorted(items, key=lambda item: item[0].x0)
+            given = {id(after[0]): id(before[0]) for before, after in zip(items, items[1:])}
+            seen += [(item[0], item[1] if index and given.get(id(item[0])) == id(ordered[index - 1][0]) else None)
+                     for index, item in enumerate(ordered)]
+        seen[len(seen) - len(items)] = (seen[len(seen) - len(items)][0], None)  # a run's first: by the gap
+    cells: list[list] = [[]]
+    for char, space in seen:
+        if cells[-1]:
+            before = cells[-1][-1]
+            distance = char.x0 - before.x1 if char.x0 >= before.x0 else before.x0 - char.x1
+            em = max(char.em, before.em)
+            if distance > CELL_GAP * em:
+                cells.append([])
+            elif space or (space is None and distance > SPACE_GAP * em):
+                cells[-1].append(" ")
+        cells[-1].append(char)
+    out: list[list] = []
+    for number, cell in enumerate(reversed(cells) if base == "R" else cells):
+        cell = _isolated(cell)
+        text = "".join(char if isinstance(char, str) else char.text[:1] for char in cell)
+        order, _levels = display_order(text, base)
+        space, first = False, True
+        for index in order:
+            char = cell[index]
+            if char in (_ISOLATE, _POP):
+                continue
+            if char == " ":
+                space = not first
+                continue
+            out.append([char, space, number > 0 and first])
+            space, first = False, False
+    return out
+
+
+def _line(row: list[list], page: int) -> dict:
+    """A line's dict (``extract.py``) from its characters."""
+    first = row[0][0]
+    line = {"page": page, "x0": first.x0, "x1": first.x1, "top": first.top, "bottom": first.bottom,
+            "base": first.baseline, "w1": None, "style": "", "level": None, "bullet": False, "para": False,
+            "cells": [[]]}
+    previous = None
+    for char, space, new_cell in row:
+        if new_cell:
             line["cells"].append([])
-        elif line["w1"] is None and (space or _breaks_before(previous.text, char.text)):
+        elif previous is not None and line["w1"] is None and (space or _breaks_before(previous.text, char.text)):
             line["w1"] = previous.x1 - line["x0"]
         cell = line["cells"][-1]
         run = cell[-1] if cell else None
@@ -211,17 +334,16 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         run["x0"], run["x1"] = min(run["x0"], round(char.x0, 1)), max(run["x1"], round(char.x1, 1))
         line["x0"], line["x1"] = min(line["x0"], char.x0), max(line["x1"], char.x1)
         line["top"], line["bottom"] = min(line["top"], char.top), max(line["bottom"], char.bottom)
-        previous, space = char, False
-    for line in lines:
-        if line["w1"] is None:
-            line["w1"] = line["x1"] - line["x0"]
-        for key in ("x0", "x1", "top", "bottom", "base", "w1"):
-            line[key] = round(line[key], 1)
-        for cell in line["cells"]:
-            for run in cell:
-                del run["_style"]
-                run["t"] = _utf16(run["t"])
-    return lines
+        previous = char
+    if line["w1"] is None:
+        line["w1"] = line["x1"] - line["x0"]
+    for key in ("x0", "x1", "top", "bottom", "base", "w1"):
+        line[key] = round(line[key], 1)
+    for cell in line["cells"]:
+        for run in cell:
+            del run["_style"]
+            run["t"] = _utf16(run["t"])
+    return line
 
 
 _NO_LINE_START = "。，、．：；！？）】》」』〕〉”’・…%"

@@ -113,10 +113,27 @@ def _heading_shape(block: Block) -> bool:
     return latin_words <= 6 and cjk <= 16 and not text[0].isdigit()
 
 
-def _stands_out(block: Block, body: float) -> bool:
+def _stands_out(block: Block, body: float, colour: str = "") -> bool:
+    """Whether a block is set apart from the body text (``body``: its size, ``colour``: its colour): bold,
+    larger, a heading's style, in capitals, or, in a script without capitals (Thai, Hindi, Arabic), in a
+    colour of its own, as a template sets its small headings (the capitals it asks for change nothing)."""
     letters = [char for char in block.text if char.isalpha() and not is_cjk(char)]
+    caseless = bool(letters) and not any(char.isupper() or char.islower() for char in letters)
     return (block.bold or block.size >= body + 1.0 or (block.level is not None and block.level >= 1)
-            or "heading" in block.style.lower() or (len(letters) > 2 and all(c.isupper() for c in letters)))
+            or "heading" in block.style.lower() or (len(letters) > 2 and all(c.isupper() for c in letters))
+            or (caseless and bool(colour) and _colour(block) not in ("", colour)))
+
+
+def _colour(block: Block) -> str:
+    return block.fragments[0].colour if block.fragments else ""
+
+
+def _body_colour(blocks: list[Block]) -> str:
+    colours: Counter = Counter()
+    for block in blocks:
+        for fragment in block.fragments:
+            colours[fragment.colour] += len(fragment.text)
+    return colours.most_common(1)[0][0] if colours else ""
 
 
 def _case(text: str) -> str:
@@ -132,10 +149,11 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
     """Index of each heading block → its section key ("custom" for one the words do not name)."""
     found: dict[int, str] = {}
     quiet: dict[tuple, list[tuple[int, str]]] = {}
+    colour = _body_colour(blocks)
     for block in blocks:
         key = words.section_of(block.text) if _heading_shape(block) else None
         if key and block.level != 0:
-            if _stands_out(block, body):
+            if _stands_out(block, body, colour):
                 found[block.index] = key
             else:
                 quiet.setdefault(block.signature, []).append((block.index, key))
@@ -151,7 +169,7 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
         # a heading, and its look must not make every entry title a heading. (A sidebar's headings have
         # a look of their own, which no entry shares.)
         main = looks.most_common(1)[0][0]
-        every = Counter(block.signature for block in blocks)
+        every = Counter(block.signature for block in blocks if _heading_shape(block))  # web addresses aside
         for index in [i for i in found if looks[blocks[i].signature] == 1
                       and blocks[i].signature[1:2] < main[1:2] and every[blocks[i].signature] >= 3]:
             del found[index]

@@ -4,8 +4,8 @@ The fields of a resume are every non-empty string of its ``contentJson`` and eve
 of strings (ids left out: the server assigns them). A string field is recovered when the import has
 an equal string at the same place (the same path: section, entry index, field); a list item when
 the list at the same path holds an equal item (each item counts once). Strings are compared
-whitespace-normalised (runs of white space are one space, spaces beside a CJK character do not count,
-since a PDF cannot tell where a line broke at one) and case-folded (templates may print text in
+whitespace-normalised (runs of white space are one space, spaces beside a CJK character and between two
+Thai ones do not count, since a PDF cannot tell where a line broke at one) and case-folded (templates may print text in
 capitals). Dates compare as stored (``YYYY-MM``).
 """
 from __future__ import annotations
@@ -15,11 +15,13 @@ from collections import Counter
 
 _CJK = r"[\u2e80-\u9fff\uff00-\uffef\u3000-\u303f]"
 _SPACE_NEAR_CJK = re.compile(rf"(?<={_CJK}) | (?={_CJK})")
+_THAI = r"[\u0e00-\u0e7f]"
+_SPACE_IN_THAI = re.compile(rf"(?<={_THAI}) (?={_THAI})")
 
 
 def normalise(text: str) -> str:
     text = " ".join(str(text).replace("\u00a0", " ").split())
-    return _SPACE_NEAR_CJK.sub("", text).casefold()
+    return _SPACE_IN_THAI.sub("", _SPACE_NEAR_CJK.sub("", text)).casefold()
 
 
 def fields(content, path: tuple = ()) -> list[tuple[tuple, str, bool]]:
