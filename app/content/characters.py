@@ -5,8 +5,13 @@ private-use character: the font's byte at U+F000 + byte (Symbol's bullet 0xB7 is
 into a form or read from a DOCX or PDF, it is a character no font but that one draws. These are the
 ones lists use, by their meaning in those fonts; the importer reads them as list bullets and every
 document draws the character they show. Other private-use characters are left as they are.
+
+Also which way a text starts (``starts_right_to_left``), for the documents that print it and the
+importer that reads it back.
 """
 from __future__ import annotations
+
+import unicodedata
 
 SYMBOL_FONT_BULLETS = {
     "\uf0b7": "\u2022",  # Symbol 0xB7: • bullet (Word's first-level bullet)
@@ -30,3 +35,14 @@ _TABLE = str.maketrans(SYMBOL_FONT_BULLETS)
 def symbol_font_bullets(text: str) -> str:
     """``text`` with the symbol fonts' private-use bullets as the characters they show."""
     return text.translate(_TABLE)
+
+
+def starts_right_to_left(text: str) -> bool | None:
+    """Whether the first letter of ``text`` is right to left; None when it has no letter."""
+    for char in text:
+        direction = unicodedata.bidirectional(char)
+        if direction in ("R", "AL"):
+            return True
+        if direction == "L":
+            return False
+    return None

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from html import escape
 from html.parser import HTMLParser
 
+from app.content.characters import starts_right_to_left
 from app.documents import characters, fonts
 from app.documents.characters import CJK, IGNORED, JOINED, LATIN, MISSING, RIGHT_TO_LEFT, WRAPPED, drawable
 
@@ -134,17 +135,6 @@ def split_runs(text: str, serif: bool = False) -> list[tuple[str, str | None]]:
         else:
             runs.append((char, kind))
     return runs
-
-
-def starts_right_to_left(text: str) -> bool | None:
-    """Whether the first letter of ``text`` is right to left; None when it has no letter."""
-    for char in text:
-        direction = unicodedata.bidirectional(char)
-        if direction in ("R", "AL"):
-            return True
-        if direction == "L":
-            return False
-    return None
 
 
 @dataclass

@@ -13,12 +13,13 @@ Chinese line whose digits come from a Latin font stays one fragment.
 """
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from app.content.characters import starts_right_to_left
 from app.importing import words
+from app.importing.columns import ALIGN, right_edges
 
 BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□"
 _BULLET = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s+")
@@ -28,12 +29,8 @@ _LATIN = re.compile(r"[A-Za-z0-9]")
 _STARTS_ITEM = re.compile(r"^(?:https?://|www\.|[\w.+-]+@[\w-]+\.)", re.IGNORECASE)
 SEPARATORS = ("|", "｜", "/", "·", "•")
 _URL_TAIL = re.compile(r"(https?://|www\.)\S*$", re.IGNORECASE)
-ALIGN = 3.0          # points two left edges may differ and still be one column's
 WRAP_SLACK = 2.0     # points: a full line ends this close to where the next word would not fit
-BAND = 1.5           # lines above and below a line where another column's text tells that it stands in a column
-PEER = 12.0          # points two lines' left edges may differ and still tell each other's column width
 LIST_INDENT = (12.0, 45.0)   # points a list item without a written marker stands in from the text above
-MAX_LINE = 80.0      # points a line may be high (for the band search)
 MARGIN_HEADING = 1.5  # points a heading beside its first entry is larger than the entry's text
 PARAGRAPH_PITCH = 12.0  # points: the gap a DOCX paragraph is taken to have, before its own space
 
@@ -179,11 +176,11 @@ def _strip_bullet(block: Block, line: dict) -> None:
         if not first_cell:
             block.cells.pop(0)
         block.bullet = True
-        block.extra["text_x0"] = _text_x0(line)
+        block.extra["text_x0"], block.extra["text_x1"] = _text_x0(line), _text_x1(line)
     elif _BULLET.match(first.text):
         first.text = _BULLET.sub("", first.text, count=1)
         block.bullet = True
-        block.extra["text_x0"] = _text_x0(line)
+        block.extra["text_x0"], block.extra["text_x1"] = _text_x0(line), _text_x1(line)
 
 
 def _text_x0(line: dict) -> float:
@@ -193,6 +190,16 @@ def _text_x0(line: dict) -> float:
         if "x0" in run:
             return float(run["x0"])
     return float(line.get("x0") or 0.0)
+
+
+def _text_x1(line: dict) -> float:
+    """Where the text after a bullet glyph ends on the right: a right-to-left line's bullet stands
+    right of its text."""
+    runs = [run for cell in line["cells"] for run in cell if run["t"].strip()]
+    for run in runs[1:]:
+        if "x1" in run:
+            return float(run["x1"])
+    return float(line.get("x1") or 0.0)
 
 
 def _margin_headings(lines: list[dict]) -> list[dict]:
@@ -225,7 +232,7 @@ def blocks(lines: list[dict]) -> list[Block]:
     """The lines as blocks, wrapped PDF lines joined, in reading order."""
     made: list[Block] = []
     raw = [b for b in (_block(line) for line in _margin_headings(lines)) if b is not None]
-    edges = _right_edges(raw)
+    edges = right_edges(raw)
     for index, block in enumerate(raw):
         previous = made[-1] if made else None
         if previous is not None and _continues(previous, block, edges[index - 1] if index else None, edges[index]):
@@ -270,75 +277,6 @@ def _markerless_bullets(made: list[Block]) -> None:
             block.extra["list_x0"] = base
 
 
-def _right_edges(raw: list[Block]) -> list[float | None]:
-    """For each block, the right edge of its column.
-
-    In a single column: the farthest right end among the blocks of the page that start within a
-    few points of where it starts (or of its text). Beside another column (text standing to its
-    right at about its height): the same among the lines of the page that have the other column's
-    text right beside them, level with them, and end before it. So the last line of a paragraph
-    across both columns (a profile above them) does not count, and a narrow sidebar's edge comes
-    from its longest lines anywhere on the page, not from the nearest short items."""
-    pages: dict[int, list[Block]] = {}
-    for block in raw:
-        pages.setdefault(block.page, []).append(block)
-    ends_at: dict[tuple[int, int], list[float]] = {}          # (page, left edge) -> right ends, sorted
-    level_ends_at: dict[tuple[int, int], list[float]] = {}    # the same, of lines level with another column
-    tops: dict[int, list[float]] = {}
-    for number, page in pages.items():
-        page.sort(key=lambda b: b.top)
-        tops[number] = [b.top for b in page]
-        for block in page:
-            ends_at.setdefault((number, round(block.x0)), []).append(block.x1)
-            if _beside(page, tops[number], block, 0.0) is not None:
-                level_ends_at.setdefault((number, round(block.x0)), []).append(block.x1)
-    for ends in (*ends_at.values(), *level_ends_at.values()):
-        ends.sort()
-    edges: list[float | None] = []
-    for block in raw:
-        beside = _beside(pages[block.page], tops[block.page], block, BAND * max(block.bottom - block.top, 1.0))
-        if beside is not None:
-            block.extra["beside"] = True
-        table = ends_at if beside is None else level_ends_at
-        edge = block.x1
-        for start in {round(block.x0), round(block.extra.get("text_x0", block.x0))}:
-            for x0 in range(start - int(PEER), start + int(PEER) + 1):
-                ends = table.get((block.page, x0))
-                if not ends:
-                    continue
-                if beside is None:
-                    edge = max(edge, ends[-1])
-                else:
-                    below = bisect.bisect_left(ends, beside)
-                    if below:
-                        edge = max(edge, ends[below - 1])
-        edges.append(edge)
-    return edges
-
-
-def _beside(page: list[Block], tops: list[float], block: Block, reach: float) -> float | None:
-    """Where the nearest text to the right of ``block`` starts, within ``reach`` points above or
-    below it; None when there is none (always for a DOCX paragraph, which has no place on a page:
-    every one has top 0, so looking would compare each with all)."""
-    if block.extra.get("para"):
-        return None
-    return min((other.x0 for other in _band(page, tops, block.top - reach, block.bottom + reach)
-                if other.x0 > block.x1 + ALIGN and other.top < block.bottom + reach
-                and other.bottom > block.top - reach), default=None)
-
-
-def _band(page: list[Block], tops: list[float], top: float, bottom: float) -> list[Block]:
-    """The blocks of a page (sorted by top; ``tops`` are theirs) that reach into ``top``..``bottom``."""
-    index = bisect.bisect_left(tops, top - MAX_LINE)
-    found = []
-    for other in page[index:]:
-        if other.top > bottom:
-            break
-        if other.bottom >= top:
-            found.append(other)
-    return found
-
-
 def _continues(above: Block, below: Block, edge: float | None, _below_edge: float | None) -> bool:
     if above.extra.get("para") or below.extra.get("para") or below.bullet:
         return False
@@ -362,6 +300,9 @@ def _continues(above: Block, below: Block, edge: float | None, _below_edge: floa
     a, b = above.fragments[-1], below.fragments[0]
     if (a.bold, a.italic, a.colour) != (b.bold, b.italic, b.colour) or abs(above.size - below.size) > 0.5:
         return False
+    kinds = {unicodedata.bidirectional(char) for char in below.text}
+    if starts_right_to_left(above.text) and (kinds & {"R", "AL"} or "L" not in kinds):
+        return _continues_leftwards(above, below)
     starts = [above.extra.get("joined_x0", above.extra.get("text_x0", above.x0))]
     if above.bullet:
         starts.append(above.x0)
@@ -377,6 +318,21 @@ def _continues(above: Block, below: Block, edge: float | None, _below_edge: floa
     right = above.extra.get("last_x1", above.x1)
     first_word = below.extra.get("w1") or 0.0
     return right + first_word + above.size * 0.3 >= edge - WRAP_SLACK
+
+
+def _continues_leftwards(above: Block, below: Block) -> bool:
+    """Right-to-left text wraps on the left: the line below starts (on the right) where the text above
+    starts, and the line above reached so far left that the first word below would not have fitted
+    (the column's left edge is the further left of the two)."""
+    ends = [above.extra.get("joined_x1", above.extra.get("text_x1", above.x1))]
+    if above.bullet:
+        ends.append(above.x1)
+    if not any(abs(below.x1 - end) <= max(ALIGN, above.size * 0.6) for end in ends):
+        return False
+    left = above.extra.get("last_x0", above.x0)
+    edge = min(left, below.x0)
+    first_word = below.extra.get("w1") or 0.0
+    return left - first_word - above.size * 0.3 <= edge + WRAP_SLACK
 
 
 def _one_word(text: str) -> bool:
@@ -403,6 +359,8 @@ def _join(above: Block, below: Block) -> None:
             cell[-1].text = cell[-1].text.rstrip() + glue
         cell.extend(first)
     above.extra.setdefault("joined_x0", below.x0)
+    above.extra.setdefault("joined_x1", below.x1)
+    above.extra["last_x0"] = below.x0
     above.extra["last_x1"], above.extra["last_height"] = below.x1, max(below.bottom - below.top, 1.0)
     above.extra["last_base"] = below.extra["base"]
     above.x1 = max(above.x1, below.x1)

@@ -172,7 +172,7 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         new_cell = False
         if previous is not None:
             size = max(char.size, previous.size)
-            backwards = _right_to_left(char.text), _right_to_left(previous.text)
+            backwards = _right_to_left_script(char.text), _right_to_left_script(previous.text)
             gap = CELL_GAP * max(char.em, previous.em)
             if abs(char.baseline - previous.baseline) > size / 2:
                 new_line = True
@@ -191,7 +191,7 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         if new_line or not rows:
             rows.append([])
             backwards_line = False
-        backwards_line = backwards_line or _right_to_left(char.text)
+        backwards_line = backwards_line or _right_to_left_script(char.text)
         rows[-1].append([char, space and not new_line, new_cell])
         previous, space = char, False
     backwards = sum(_right_to_left(char.text) for row in rows for char, _space, _cell in row)
@@ -199,7 +199,9 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
     base = "R" if backwards > forwards else "L"
     lines = []
     for row in rows:
-        if any(_right_to_left(char.text) for char, _space, _cell in row):
+        # On a right-to-left page every line is read from the right ("2021." wrapped alone, a label's
+        # cell right of its values); on another, the lines holding right-to-left letters.
+        if base == "R" or any(_right_to_left(char.text) for char, _space, _cell in row):
             row = _in_logical_order(row, base)
         lines.append(_line(row, page))
     return lines
@@ -223,7 +225,8 @@ def _runs(row: list[list]) -> list[tuple[bool, list]]:
 
 
 _ISOLATE, _POP = "\u2066", "\u2069"
-_SEPARATORS = "•·|｜"
+_SEPARATORS = "•·|｜—"
+_SENTENCE_END = ".,;:!?،؛؟"
 
 
 def _isolated(cell: list) -> list:
@@ -235,7 +238,8 @@ def _isolated(cell: list) -> list:
 
     def close() -> None:
         texts = [item.text for item in stretch if not isinstance(item, str)]
-        if any(_right_to_left(text[:1]) for text in texts) or not any(text[:1].isalnum() for text in texts):
+        if (any(_right_to_left(text[:1]) for text in texts) or not any(text[:1].isalnum() for text in texts)
+                or texts[0][:1] in _SENTENCE_END):  # ".2021": a sentence's end, laid out right to left
             out.extend(stretch)
         else:
             while stretch and stretch[0] == " ":
@@ -314,11 +318,14 @@ def _line(row: list[list], page: int) -> dict:
             "base": first.baseline, "w1": None, "style": "", "level": None, "bullet": False, "para": False,
             "cells": [[]]}
     previous = None
+    backwards = next((_right_to_left(char.text) for char, _space, _cell in row
+                      if unicodedata.bidirectional(char.text[:1]) in ("L", "R", "AL")), False)
     for char, space, new_cell in row:
         if new_cell:
             line["cells"].append([])
         elif previous is not None and line["w1"] is None and (space or _breaks_before(previous.text, char.text)):
-            line["w1"] = previous.x1 - line["x0"]
+            # the first word's width: on the left of a left-to-right line, on the right of the other
+            line["w1"] = line["x1"] - line["x0"] if backwards else previous.x1 - line["x0"]
         cell = line["cells"][-1]
         run = cell[-1] if cell else None
         if run is None or run["_style"] != char.style:
@@ -353,6 +360,11 @@ def _right_to_left(char: str) -> bool:
     """Whether a character is written right to left (Arabic, Hebrew): PDFium gives them in the order
     they were typed, each left of the one before."""
     return unicodedata.bidirectional(char) in ("R", "AL")
+
+
+def _right_to_left_script(char: str) -> bool:
+    """A right-to-left letter, or a sign of those scripts' own (the Arabic comma ، after a Latin word)."""
+    return _right_to_left(char) or "\u0590" <= char[:1] <= "\u08ff" or "\ufb1d" <= char[:1] <= "\ufefc"
 
 
 def _ideograph(char: str) -> bool:

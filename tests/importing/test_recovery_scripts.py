@@ -3,8 +3,8 @@ DOCX of a two-page resume in Arabic, Hebrew, Hindi and Thai (with Latin terms, n
 among the words), read back through the importer, recover at least 95 % of the facts
 (``recovery.score``), and the import's report lists a handful of things to check at most.
 
-Arabic and Hebrew PDFs fall short of the goal (docs/bench.md gives the figures and why): for them the
-test holds the figure measured when it was written (``RIGHT_TO_LEFT_PDF``), so that it does not fall.
+Jinghua's Arabic and Hebrew PDFs fall short of the goal (docs/bench.md gives the figures and why): for
+them the test holds the figure measured when it was written (``SHORT``), so that it does not fall.
 
 Run with ``-s`` to see the figures. No database: marked ``documents`` like the layout matrix.
 """
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.documents
 
 TEMPLATES = {t["name"]: t for t in templating.load_seed_templates()}
 GOAL = 0.95
-RIGHT_TO_LEFT_PDF = {"ar": 0.72, "he": 0.72}  # the lowest measured 2026-12-05 is 74 %: docs/bench.md
+SHORT = {("Jinghua", "ar", "pdf"): 0.72, ("Jinghua", "he", "pdf"): 0.72}  # measured 74 % and 80 %: docs/bench.md
 MAX_NOTES = 8   # "a handful" of things the report asks to check
 
 SENTENCES_HE = [
@@ -59,6 +59,6 @@ def test_an_export_in_another_script_is_recovered(name, language, fmt):
     print(f"  {name} {language} {fmt}: {got}/{total} = {100 * share:.1f} %, {len(found.unsure)} to check")
     for line in missed[:10]:
         print(f"      missed {line}")
-    goal = RIGHT_TO_LEFT_PDF.get(language, GOAL) if fmt == "pdf" else GOAL
+    goal = SHORT.get((name, language, fmt), GOAL)
     assert share >= goal, f"{name} {language} {fmt}: {100 * share:.1f} % of the facts recovered"
     assert len(found.unsure) <= MAX_NOTES, found.unsure
