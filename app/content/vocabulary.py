@@ -11,6 +11,7 @@ from __future__ import annotations
 KEYS = ("summary", "workExperience", "education", "skills", "projects", "languages", "certificates",
         "awards", "volunteer", "publications", "interests", "references", "contact")
 SMALL_WORDS = ("at", "Present", "Courses", "Technologies", "Stack", "Score")
+LABELS = ("Position", "Phone", "Email", "Address", "Website", "Profile")  # a header's labels (Jinghua's)
 
 
 def _table(headings: str, words: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -52,6 +53,26 @@ for _language, _headings, _words in (
            "ผลงานตีพิมพ์|ความสนใจ|บุคคลอ้างอิง|ข้อมูลติดต่อ", " ที่ |ปัจจุบัน|รายวิชา|เทคโนโลยี|เทคโนโลยี|เกรดเฉลี่ย"),
 ):
     HEADINGS[_language], WORDS[_language] = _table(_headings, _words)
+
+# The labels a header prints before each detail, by language ("Phone", "电话" ...): the words job sites
+# and resume guides of the language use.
+for _language, _labels in (
+    ("en", "Position|Phone|Email|Address|Website|Profile"),
+    ("zh-Hans", "求职意向|电话|邮箱|地址|主页|主页"),
+    ("zh-Hant", "求職意向|電話|電子郵件|地址|個人網站|個人網站"),
+    ("ja", "希望職種|電話|メール|住所|ウェブサイト|プロフィール"),
+    ("ko", "희망 직무|전화|이메일|주소|웹사이트|프로필"),
+    ("es", "Puesto|Teléfono|Correo|Dirección|Sitio web|Perfil"),
+    ("fr", "Poste|Téléphone|E-mail|Adresse|Site web|Profil"),
+    ("de", "Position|Telefon|E-Mail|Adresse|Website|Profil"),
+    ("pt", "Cargo|Telefone|E-mail|Endereço|Site|Perfil"),
+    ("ru", "Должность|Телефон|Эл. почта|Адрес|Сайт|Профиль"),
+    ("ar", "المسمى الوظيفي|الهاتف|البريد الإلكتروني|العنوان|الموقع الإلكتروني|الملف الشخصي"),
+    ("hi", "पद|फ़ोन|ईमेल|पता|वेबसाइट|प्रोफ़ाइल"),
+    ("he", "תפקיד|טלפון|דוא״ל|כתובת|אתר|פרופיל"),
+    ("th", "ตำแหน่ง|โทรศัพท์|อีเมล|ที่อยู่|เว็บไซต์|โปรไฟล์"),
+):
+    WORDS[_language].update(zip(LABELS, _labels.split("|"), strict=True))
 
 MONTHS = {
     "en": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",

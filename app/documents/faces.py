@@ -38,8 +38,12 @@ _LANGUAGE = re.compile(r"<html\b[^>]*?\blang=[\"']([^\"']+)", re.IGNORECASE)
 
 def drawn(kind: str, chars: set[str]) -> set[str]:
     """The characters a kind of run is cut to: its own (every script is shaped from its characters by
-    HarfBuzz, which reaches the glyphs of their joined and stacked forms through the font's rules)."""
-    return chars
+    HarfBuzz, which reaches the glyphs of their joined and stacked forms through the font's rules) in
+    each case, and the no-break space: the engine applies a style's ``text-transform`` and
+    ``white-space: nowrap`` (its spaces no-break ones) after the runs are marked, so "февр." in an
+    uppercase date is drawn "ФЕВР." and "настоящее время" in a date column with a no-break space."""
+    return {*chars, *(variant for char in chars for variant in (char.upper(), char.lower(), char.title())
+                      for variant in variant), "\u00a0"}
 
 
 def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[str, str]:

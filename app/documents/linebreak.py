@@ -28,6 +28,10 @@ algorithm (UAX #14) that covers Chinese, Japanese and Korean mixed with Latin:
 - spaces at the end of a line are dropped, so centred and right-aligned lines
   sit where they should; a ``<br>`` ends the line.
 
+Every paragraph: a space at the edge of a ``white-space: nowrap`` text (before a
+span in another script's face) is kept, which xhtml2pdf dropped
+(``_keeping_nowrap_spaces``).
+
 The units are measured one character at a time; once a line is decided, its
 pieces in a shaped face (Thai, Devanagari, Tamil: ``shaping.py``) are shaped as
 a whole and the line's spare room is measured again, so a Thai tone mark still
@@ -46,6 +50,7 @@ import unicodedata
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.rl_settings import _FUZZ
+from xhtml2pdf import context
 from xhtml2pdf import reportlab_paragraph as engine
 
 from app.config import thai_segmenter_read_only
@@ -235,7 +240,47 @@ def _text(units) -> str:
 _original = engine.Paragraph.breakLinesCJK
 
 
+def _keeping_nowrap_spaces(add_frag):
+    """xhtml2pdf's ``addFrag`` keeping the space at either edge of a ``white-space: nowrap`` text: the
+    engine joins the words of each text on its own, so a space between "2002 –" and a run of another
+    script ("сент.", a span of its own face) was lost ("2002 –сент.", and the line was cut inside a
+    word). Such a space becomes a no-break one, in the face of the text after it."""
+    def add(self, text="", frag=None):
+        if getattr(self.frag, "whiteSpace", None) != "nowrap":
+            self._nowrap_space = False
+            return add_frag(self, text, frag)
+        space = getattr(self, "_nowrap_space", False) or text[:1].isspace()
+        before = len(self.fragList)
+        result = add_frag(self, text, frag)
+        if len(self.fragList) > before:
+            if space and not _ends_in_space(self.fragList[:before]):
+                gap = self.fragList[before].clone()
+                gap.text = "\u00a0"
+                self.fragList.insert(before, gap)
+            self._nowrap_space = text[-1:].isspace()
+        else:
+            self._nowrap_space = space or text[-1:].isspace()
+        return result
+
+    add.keeps_nowrap_spaces = True
+    return add
+
+
+def _ends_in_space(frags: list) -> bool:
+    """Whether a paragraph's fragments so far end in a space or a line break (or there are none)."""
+    for frag in reversed(frags):
+        if getattr(frag, "lineBreak", False):
+            return True
+        text = getattr(frag, "text", "")
+        if isinstance(text, str) and text:
+            return text[-1].isspace()
+    return True
+
+
 def install() -> None:
-    """Lay out xhtml2pdf's CJK paragraphs with ``break_lines`` (idempotent)."""
+    """Lay out xhtml2pdf's CJK paragraphs with ``break_lines``, and keep the spaces at the edges of
+    ``white-space: nowrap`` texts (idempotent)."""
     if engine.Paragraph.breakLinesCJK is not break_lines:
         engine.Paragraph.breakLinesCJK = break_lines
+    if not getattr(context.pisaContext.addFrag, "keeps_nowrap_spaces", False):
+        context.pisaContext.addFrag = _keeping_nowrap_spaces(context.pisaContext.addFrag)

@@ -8,8 +8,9 @@ import re
 import unicodedata
 
 from app.importing import Unreadable
+from app.importing.right_to_left import (CELL_GAP, in_logical_order, right_to_left, right_to_left_script,
+                                         words_rejoined)
 
-CELL_GAP = 1.25       # ems of empty space that end a cell (a right-aligned date, a table cell, a chip)
 BOLD_WEIGHT = 600
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _ITALIC_NAME = re.compile(r"italic|oblique", re.IGNORECASE)
@@ -172,7 +173,7 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         new_cell = False
         if previous is not None:
             size = max(char.size, previous.size)
-            backwards = _right_to_left_script(char.text), _right_to_left_script(previous.text)
+            backwards = right_to_left_script(char.text), right_to_left_script(previous.text)
             gap = CELL_GAP * max(char.em, previous.em)
             if abs(char.baseline - previous.baseline) > size / 2:
                 new_line = True
@@ -191,124 +192,21 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
         if new_line or not rows:
             rows.append([])
             backwards_line = False
-        backwards_line = backwards_line or _right_to_left_script(char.text)
+        backwards_line = backwards_line or right_to_left_script(char.text)
         rows[-1].append([char, space and not new_line, new_cell])
         previous, space = char, False
-    backwards = sum(_right_to_left(char.text) for row in rows for char, _space, _cell in row)
+    rows = words_rejoined(rows)
+    backwards = sum(right_to_left(char.text) for row in rows for char, _space, _cell in row)
     forwards = sum(unicodedata.bidirectional(char.text[:1]) == "L" for row in rows for char, _space, _cell in row)
     base = "R" if backwards > forwards else "L"
     lines = []
     for row in rows:
         # On a right-to-left page every line is read from the right ("2021." wrapped alone, a label's
         # cell right of its values); on another, the lines holding right-to-left letters.
-        if base == "R" or any(_right_to_left(char.text) for char, _space, _cell in row):
-            row = _in_logical_order(row, base)
+        if base == "R" or any(right_to_left(char.text) for char, _space, _cell in row):
+            row = in_logical_order(row, base)
         lines.append(_line(row, page))
     return lines
-
-
-SPACE_GAP = 0.22     # ems between two characters of a right-to-left line that read as a space
-
-
-def _runs(row: list[list]) -> list[tuple[bool, list]]:
-    """A line's items in runs of one direction, in PDFium's order: right-to-left letters with the marks
-    on them (in the order they were typed), and the rest."""
-    runs: list[tuple[bool, list]] = []
-    for item in row:
-        text = item[0].text[:1]
-        backwards = _right_to_left(text) or (bool(runs) and runs[-1][0] and unicodedata.category(text) == "Mn")
-        if runs and runs[-1][0] == backwards:
-            runs[-1][1].append(item)
-        else:
-            runs.append((backwards, [item]))
-    return runs
-
-
-_ISOLATE, _POP = "\u2066", "\u2069"
-_SEPARATORS = "•·|｜—"
-_SENTENCE_END = ".,;:!?،؛؟"
-
-
-def _isolated(cell: list) -> list:
-    """A cell (characters and " ") with each stretch between separators that holds no right-to-left
-    letter but Latin letters or digits isolated (LRI ... PDI), as the templates print an e-mail or a
-    phone number in a right-to-left document, so that it keeps its own order."""
-    out: list = []
-    stretch: list = []
-
-    def close() -> None:
-        texts = [item.text for item in stretch if not isinstance(item, str)]
-        if (any(_right_to_left(text[:1]) for text in texts) or not any(text[:1].isalnum() for text in texts)
-                or texts[0][:1] in _SENTENCE_END):  # ".2021": a sentence's end, laid out right to left
-            out.extend(stretch)
-        else:
-            while stretch and stretch[0] == " ":
-                out.append(stretch.pop(0))
-            tail = []
-            while stretch and stretch[-1] == " ":
-                tail.insert(0, stretch.pop())
-            out.extend([_ISOLATE, *stretch, _POP, *tail])
-        stretch.clear()
-
-    for item in cell:
-        if not isinstance(item, str) and item.text in _SEPARATORS:
-            close()
-            out.append(item)
-        else:
-            stretch.append(item)
-    close()
-    return out
-
-
-def _in_logical_order(row: list[list], base: str) -> list[list]:
-    """A line holding right-to-left text, in the order it was typed, in cells. PDFium gives the letters of
-    each right-to-left word in that order, but orders numbers, Latin words and punctuation among them
-    by its own guess (".2021" for "2021." at the end of an Arabic sentence; a Latin-heavy line as if it
-    were Latin). So the line is laid out as seen, left to right (each run by where it stands, a
-    right-to-left run's letters turned round), cut into cells where a gap of CELL_GAP stands, spaces
-    where one of SPACE_GAP does, and each cell read back with the bidirectional algorithm from the
-    page's direction (``base``): for the one or two levels of a line of a resume it undoes itself."""
-    from xhtml2pdf.bidi import display_order
-
-    # (character, whether a space stands before it: PDFium's inside a run, by the gap between runs)
-    seen: list[tuple] = []
-    for backwards, items in sorted(_runs(row), key=lambda run: min(item[0].x0 for item in run[1])):
-        if backwards:  # typed order turned round: the space PDFium gave before a letter is after it
-            flags = [False] + [item[1] for item in reversed(items[1:])]
-            seen += [(item[0], flag) for item, flag in zip(reversed(items), flags)]
-        else:  # PDFium's space where the character before it is the one before it here, else by the gap
-            ordered = sorted(items, key=lambda item: item[0].x0)
-            given = {id(after[0]): id(before[0]) for before, after in zip(items, items[1:])}
-            seen += [(item[0], item[1] if index and given.get(id(item[0])) == id(ordered[index - 1][0]) else None)
-                     for index, item in enumerate(ordered)]
-        seen[len(seen) - len(items)] = (seen[len(seen) - len(items)][0], None)  # a run's first: by the gap
-    cells: list[list] = [[]]
-    for char, space in seen:
-        if cells[-1]:
-            before = cells[-1][-1]
-            distance = char.x0 - before.x1 if char.x0 >= before.x0 else before.x0 - char.x1
-            em = max(char.em, before.em)
-            if distance > CELL_GAP * em:
-                cells.append([])
-            elif space or (space is None and distance > SPACE_GAP * em):
-                cells[-1].append(" ")
-        cells[-1].append(char)
-    out: list[list] = []
-    for number, cell in enumerate(reversed(cells) if base == "R" else cells):
-        cell = _isolated(cell)
-        text = "".join(char if isinstance(char, str) else char.text[:1] for char in cell)
-        order, _levels = display_order(text, base)
-        space, first = False, True
-        for index in order:
-            char = cell[index]
-            if char in (_ISOLATE, _POP):
-                continue
-            if char == " ":
-                space = not first
-                continue
-            out.append([char, space, number > 0 and first])
-            space, first = False, False
-    return out
 
 
 def _line(row: list[list], page: int) -> dict:
@@ -318,7 +216,7 @@ def _line(row: list[list], page: int) -> dict:
             "base": first.baseline, "w1": None, "style": "", "level": None, "bullet": False, "para": False,
             "cells": [[]]}
     previous = None
-    backwards = next((_right_to_left(char.text) for char, _space, _cell in row
+    backwards = next((right_to_left(char.text) for char, _space, _cell in row
                       if unicodedata.bidirectional(char.text[:1]) in ("L", "R", "AL")), False)
     for char, space, new_cell in row:
         if new_cell:
@@ -354,17 +252,6 @@ def _line(row: list[list], page: int) -> dict:
 
 
 _NO_LINE_START = "。，、．：；！？）】》」』〕〉”’・…%"
-
-
-def _right_to_left(char: str) -> bool:
-    """Whether a character is written right to left (Arabic, Hebrew): PDFium gives them in the order
-    they were typed, each left of the one before."""
-    return unicodedata.bidirectional(char) in ("R", "AL")
-
-
-def _right_to_left_script(char: str) -> bool:
-    """A right-to-left letter, or a sign of those scripts' own (the Arabic comma ، after a Latin word)."""
-    return _right_to_left(char) or "\u0590" <= char[:1] <= "\u08ff" or "\ufb1d" <= char[:1] <= "\ufefc"
 
 
 def _ideograph(char: str) -> bool:

@@ -1,5 +1,6 @@
 """The words an import recognises, in English and Chinese (Spanish, and the commonest French, German and
-Portuguese headings too): section headings, contact labels, and the
+Portuguese headings too; the headings and labels our templates print in every language,
+``app.content.vocabulary``): section headings, contact labels, and the
 words that tell a job title from an employer and a degree from a school.
 
 Headings are compared after ``heading_key``: lower case, punctuation and "&"/"and" dropped, spaces
@@ -70,7 +71,10 @@ CONTACT_LABELS = ("e-mail", "email", "mail", "phone", "telephone", "tel", "mobil
                   "location", "website", "web", "homepage", "url", "correo", "correo electrónico", "teléfono",
                   "móvil", "celular", "dirección", "ubicación", "sitio web", "página web", "电话", "手机", "联系电话", "邮箱",
                   "电子邮件",
-                  "电子邮箱", "地址", "住址", "网站", "主页", "个人主页", "所在地", "现居", "现居地", "城市")
+                  "电子邮箱", "地址", "住址", "网站", "主页", "个人主页", "所在地", "现居", "现居地", "城市",
+                  # the labels the templates print in each language ("الهاتف", "Téléphone")
+                  *{words[label].casefold() for words in vocabulary.WORDS.values()
+                    for label in ("Phone", "Email", "Address", "Website", "Profile")})
 _LABEL = re.compile(r"^(?:(?:" + "|".join(re.escape(label) for label in sorted(CONTACT_LABELS, key=len, reverse=True))
                     # a Latin label is a word of its own: not "email" of "email@example.com", "MOBILE" of "MOBILE-ALT"
                     + r")(?:(?<![A-Za-z])|(?![A-Za-z0-9@_\-]|\.\w))\.?\s*[:：]?\s*)+", re.IGNORECASE)
@@ -212,7 +216,7 @@ def language_of(headings: list[str]) -> str | None:
 
 
 HEADLINE_LABELS = ("求职意向", "意向职位", "目标职位", "应聘职位", "职位", "position", "headline", "title",
-                   "target role", "desired position")
+                   "target role", "desired position", *{words["Position"].casefold() for words in vocabulary.WORDS.values()})
 _HEADLINE_WORDS = "|".join(re.escape(label) for label in sorted(HEADLINE_LABELS, key=len, reverse=True))
 _HEADLINE = re.compile(rf"^(?:(?:{_HEADLINE_WORDS})\s*[:：]?\s*)+", re.IGNORECASE)
 

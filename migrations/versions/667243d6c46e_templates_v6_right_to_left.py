@@ -1,9 +1,11 @@
-"""templates v6: right in right-to-left resumes
+"""templates v6: right in right-to-left resumes and in every language
 
 Brings the HTML and CSS of every template of ``migrations/seed/templates_v6`` (a snapshot owned by
 this revision) into the rows with its id: Heritage's company and place are separated by the comma of
 the resume's language (``tr(", ")``: "، " in Arabic), and its summary is aligned right in a
-right-to-left resume. Hand-written: a data migration.
+right-to-left resume; Jinghua's labels are in the resume's language (Chinese with English beside it in
+a Chinese resume), a right-to-left header's above their values, and its date column is wide enough for
+every language's dates. Hand-written: a data migration.
 
 Downgrade: the rows get back their ``templates_v5`` HTML and CSS.
 
