@@ -216,7 +216,8 @@ def language_of(headings: list[str]) -> str | None:
 
 
 HEADLINE_LABELS = ("求职意向", "意向职位", "目标职位", "应聘职位", "职位", "position", "headline", "title",
-                   "target role", "desired position", *{words["Position"].casefold() for words in vocabulary.WORDS.values()})
+                   "target role", "desired position",
+                   *{words["Position"].casefold() for words in vocabulary.WORDS.values()})
 _HEADLINE_WORDS = "|".join(re.escape(label) for label in sorted(HEADLINE_LABELS, key=len, reverse=True))
 _HEADLINE = re.compile(rf"^(?:(?:{_HEADLINE_WORDS})\s*[:：]?\s*)+", re.IGNORECASE)
 
