@@ -42,8 +42,8 @@ def drawn(kind: str, chars: set[str]) -> set[str]:
     each case, and the no-break space: the engine applies a style's ``text-transform`` and
     ``white-space: nowrap`` (its spaces no-break ones) after the runs are marked, so "февр." in an
     uppercase date is drawn "ФЕВР." and "настоящее время" in a date column with a no-break space."""
-    return {*chars, *(variant for char in chars for variant in (char.upper(), char.lower(), char.title())
-                      for variant in variant), "\u00a0"}
+    cases = "".join(char.upper() + char.lower() + char.title() for char in chars)  # "ß".upper() is "SS"
+    return {*chars, *cases, "\u00a0"}
 
 
 def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[str, str]:

@@ -253,7 +253,7 @@ def _keeping_nowrap_spaces(add_frag):
         before = len(self.fragList)
         result = add_frag(self, text, frag)
         if len(self.fragList) > before:
-            if space and not _ends_in_space(self.fragList[:before]):
+            if space and not _ends_in_space(self.fragList, before):
                 gap = self.fragList[before].clone()
                 gap.text = "\u00a0"
                 self.fragList.insert(before, gap)
@@ -266,9 +266,9 @@ def _keeping_nowrap_spaces(add_frag):
     return add
 
 
-def _ends_in_space(frags: list) -> bool:
-    """Whether a paragraph's fragments so far end in a space or a line break (or there are none)."""
-    for frag in reversed(frags):
+def _ends_in_space(frags: list, end: int) -> bool:
+    """Whether a paragraph's first ``end`` fragments end in a space or a line break (or there are none)."""
+    for frag in (frags[index] for index in range(end - 1, -1, -1)):
         if getattr(frag, "lineBreak", False):
             return True
         text = getattr(frag, "text", "")
