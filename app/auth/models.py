@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, LargeBinary, String, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, ForeignKey, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.common.models import UTCDateTime, id_column, utcnow
@@ -26,6 +26,12 @@ class AuthSession(db.Model):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True, nullable=False)
     ip_address: Mapped[str | None] = mapped_column(String(45))
     user_agent: Mapped[str | None] = mapped_column(String(255))
+    # When the owner last proved who they are in this session (sign-in, or re-authentication for a
+    # security change: app.auth.sudo). None for sessions older than sudo mode.
+    authenticated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The readable backup codes last made in this session, sealed with a key derived from the cookie
+    # (never stored here), shown until the owner dismisses them.
+    backup_codes: Mapped[str | None] = mapped_column(Text)
 
     user: Mapped[User] = relationship(lazy="joined")
 
@@ -117,6 +123,8 @@ class Passkey(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, nullable=False)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     removed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The session that added it (a revoked session's recent passkeys are taken back with it).
+    session_id: Mapped[str | None] = mapped_column(String(24))
 
     user: Mapped[User] = relationship()
 

@@ -61,6 +61,8 @@ class User(UserMixin, TimestampMixin, db.Model):
     # until when it may be confirmed. Two-factor stays off (sign-in asks for nothing) until then.
     totp_pending_secret: Mapped[str | None] = mapped_column(String(64))
     totp_pending_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # The session that started it: no other session sees its key or may confirm it.
+    totp_pending_session_id: Mapped[str | None] = mapped_column(String(24))
 
     def get_id(self) -> str:
         return self.auth_id
