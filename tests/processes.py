@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import redis
@@ -97,3 +98,38 @@ def children_of(pid: int) -> list[int]:
 
 def worker_env(test_env: dict, redis_url: str, **extra) -> dict:
     return {**os.environ, **test_env, "FLASK_APP": "app", "REDIS_URL": redis_url, **extra}
+
+
+class Gunicorn:
+    """``gunicorn wsgi:app`` as the Procfile starts it, on a free port, configured by ``env`` (the test
+    app's database): ``workers`` processes of ``threads`` threads each."""
+
+    def __init__(self, env: dict, log: Path, *, workers: int = 1, threads: int = 1):
+        self.port, self.log, self.process = free_port(), log, None
+        self.env = {**env, "PORT": str(self.port), "WEB_CONCURRENCY": str(workers), "TRUSTED_PROXIES": "0"}
+        self.threads = threads
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Gunicorn:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "wsgi:app", "--bind", f"127.0.0.1:{self.port}",
+                 "--threads", str(self.threads)], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        wait_until(self._answers, timeout=30, interval=0.2)
+        return self
+
+    def _answers(self) -> bool:
+        assert self.process.poll() is None, "gunicorn exited: " + self.log.read_text(errors="replace")[-2000:]
+        try:
+            with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def __exit__(self, *_exc) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()

@@ -6,7 +6,7 @@ import hashlib
 import json
 import secrets
 
-from sqlalchemy import Row, bindparam, func, select
+from sqlalchemy import Row, bindparam, func, select, update
 
 from app.billing import usage
 from app.billing.plans import plan_for
@@ -141,13 +141,14 @@ def update_resume(user: User, resume_id: str, data: dict, if_match: str | None =
 
     With ``if_match`` (the ETag of the version the save was made from, or ``*``), a save from another
     version is refused: what it would have saved is kept as a version (cause ``conflict``, so nothing
-    typed is lost) and StaleCopy raised (the view's RESUME_CONFLICT carries the current resume).
+    typed is lost) and StaleCopy raised (the view's RESUME_CONFLICT carries the current resume). The
+    database decides between saves racing with one tag (``_holds``): one wins, the others are refused.
     Without it, the save applies whatever happened meanwhile, as before.
 
     Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, StaleCopy, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
     """
     resume = get_owned_resume(user, resume_id)
-    if _stale(resume, if_match):
+    if not _holds(resume, if_match):
         _refuse_stale_save(resume, data)
     before = versions.State.of(resume)
     if "templateId" in data and data["templateId"] != resume.template_id:
@@ -170,10 +171,23 @@ def update_resume(user: User, resume_id: str, data: dict, if_match: str | None =
     return resume
 
 
-def _stale(resume: Resume, if_match: str | None) -> bool:
-    """Whether ``if_match`` (an If-Match header: tags, or ``*``) names another version than the resume's."""
-    tags = {tag.strip().removeprefix("W/") for tag in (if_match or "").split(",") if tag.strip()}
-    return if_match is not None and if_match.strip() != "*" and etag_of(resume) not in tags
+def _holds(resume: Resume, if_match: str | None) -> bool:
+    """Whether the resume is still the version ``if_match`` (an If-Match header: strong tags, or ``*``)
+    names, decided in the database: a conditional UPDATE that changes nothing takes the row (a row lock
+    on PostgreSQL, the write lock on SQLite, where it is the transaction's first statement) for the rest
+    of the save, only if it still holds the version read. Of saves racing with one tag, one holds it;
+    the others wait for its commit, then find another version. A weak tag (``W/``) never matches.
+    Without ``if_match`` nothing is checked (the last save wins)."""
+    if if_match is None or if_match.strip() == "*":
+        return True
+    if etag_of(resume) not in {tag.strip() for tag in if_match.split(",")}:
+        return False
+    held = db.session.execute(update(Resume).where(Resume.id == resume.id, Resume.updated_at == resume.updated_at)
+                              .values(updated_at=Resume.updated_at).execution_options(synchronize_session=False))
+    if held.rowcount == 1:
+        return True
+    db.session.refresh(resume)  # the save that won: the conflict answers with it
+    return False
 
 
 class StaleCopy(Exception):
@@ -306,7 +320,7 @@ def _find_project(projects: list[dict], project_id: str) -> dict:
 
 def _replace_projects(resume: Resume, projects: list[dict], if_match: str | None) -> str:
     """Save the project entries (a stale ``if_match`` refuses it, as ``update_resume`` does); the new ETag."""
-    if _stale(resume, if_match):
+    if not _holds(resume, if_match):
         _refuse_stale_save(resume, {"contentJson": {**resume.content_json, "projects": projects}})
     # A new dict: SQLAlchemy only notices a JSON column change by assignment.
     before = versions.State.of(resume)

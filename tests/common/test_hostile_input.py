@@ -15,18 +15,15 @@ import io
 import os
 import re
 import socket
-import subprocess
-import sys
 import threading
-import urllib.request
 from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
-from tests.conftest import ROOT
-from tests.support import PASSWORD, free_port, wait_until
+from tests.processes import Gunicorn
+from tests.support import PASSWORD
 
 from app.config import API_VERSION
 from app.errors import STATUS
@@ -138,15 +135,6 @@ def test_nested_bodies_let_no_guess_through_after_a_sign_in_lockout(client, make
 # -- chunked bodies ------------------------------------------------------------------------------
 
 
-def _answers(port: int, process: subprocess.Popen) -> bool:
-    assert process.poll() is None, "gunicorn exited"
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="module", params=["werkzeug", "gunicorn"])
 def live_server(request, app, test_env, tmp_path_factory):
     """The port of a real HTTP server on loopback (each de-chunks request bodies): Werkzeug's,
@@ -159,20 +147,8 @@ def live_server(request, app, test_env, tmp_path_factory):
         server.shutdown()
         thread.join(10)
         return
-    port = free_port()
-    env = {**os.environ, **test_env, "PORT": str(port), "WEB_CONCURRENCY": "1", "TRUSTED_PROXIES": "0"}
-    with open(tmp_path_factory.mktemp("gunicorn") / "gunicorn.log", "wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "gunicorn", "wsgi:app", "--bind", f"127.0.0.1:{port}"],
-                                   cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        wait_until(lambda: _answers(port, process), timeout=30, interval=0.2)
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with Gunicorn({**os.environ, **test_env}, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log") as server:
+        yield server.port
 
 
 def post_chunked(port: int, path: str, body: bytes, content_type: str):

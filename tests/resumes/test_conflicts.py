@@ -60,7 +60,9 @@ def test_without_if_match_the_last_save_wins_as_before(client, owner, resume_id)
 def test_if_match_any_and_a_list_of_tags(client, owner, resume_id):
     assert _put(client, resume_id, {"title": "Any"}, "*").status_code == 200
     etag = client.get(f"/api/resumes/{resume_id}").headers["ETag"]
-    assert _put(client, resume_id, {"title": "Listed"}, f'"old", W/{etag}').status_code == 200
+    weak = _put(client, resume_id, {"title": "Weak"}, f"W/{etag}")      # If-Match compares strongly (RFC 9110)
+    assert weak.status_code == 409 and weak.get_json()["code"] == "RESUME_CONFLICT"
+    assert _put(client, resume_id, {"title": "Listed"}, f'"old", W/"x", {etag}').status_code == 200
     refused = _put(client, resume_id, {"title": "Nothing changes"}, etag)
     assert refused.status_code == 409
     assert client.get(f"/api/resumes/{resume_id}").get_json()["data"]["title"] == "Listed"
