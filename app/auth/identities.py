@@ -12,6 +12,7 @@ from sqlalchemy import func
 
 from app.auth import oauth
 from app.auth.models import OAuthIdentity, Passkey
+from app.common.database import lock_row
 from app.errors import ApiError
 from app.extensions import db
 from app.users.models import User
@@ -55,8 +56,9 @@ def unlink_identity(user: User, provider: str) -> Identities:
 
 def lock_user(user: User) -> None:
     """Lock the user's row for the rest of the transaction: two requests racing to take away a
-    password-less account's last two ways in must not both pass (PostgreSQL; SQLite has one writer)."""
-    db.session.execute(db.select(User.id).where(User.id == user.id).with_for_update())
+    password-less account's last two ways in must not both pass (a row lock on PostgreSQL, the write
+    lock on SQLite)."""
+    lock_row(User.id, user.id)
 
 
 def has_another_way_in(user: User, *, identity_id: str | None = None, passkey_id: str | None = None) -> bool:

@@ -10,6 +10,7 @@ import logging
 import sqlite3
 
 from sqlalchemy import exc as sa_exc
+from sqlalchemy import select, update
 
 from app.extensions import db
 
@@ -51,3 +52,16 @@ def rollback_session() -> None:
         db.session.rollback()
     except sa_exc.SQLAlchemyError:
         log.warning("rollback failed on a broken database connection")
+
+
+def lock_row(column, value) -> None:
+    """Lock the row whose ``column`` (a model's primary key) is ``value`` for the rest of the session's
+    transaction, so that checks read after it and the writes they allow are not interleaved with another
+    request's. PostgreSQL: ``SELECT … FOR UPDATE``. SQLite has no row locks, ignores ``FOR UPDATE``, and
+    its driver begins a transaction only at the first write (reads before it see no transaction at all):
+    an UPDATE that changes nothing takes the database's write lock there, waiting (``busy_timeout``) for
+    a writer that holds it, and the reads after it see every commit made before."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(update(column.table).where(column == value).values({column.key: column}))
+    else:
+        db.session.execute(select(column).where(column == value).with_for_update())
