@@ -14,8 +14,9 @@ import urllib.request
 from pathlib import Path
 
 import redis
+import requests
 
-from tests.support import free_port, wait_until
+from tests.support import PASSWORD, free_port, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,6 +101,11 @@ def worker_env(test_env: dict, redis_url: str, **extra) -> dict:
     return {**os.environ, **test_env, "FLASK_APP": "app", "REDIS_URL": redis_url, **extra}
 
 
+def gunicorn_for(test_env: dict, tmp_path_factory, **kwargs) -> Gunicorn:
+    """A Gunicorn on the test app's database and settings, logging under pytest's temporary directory."""
+    return Gunicorn({**os.environ, **test_env}, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log", **kwargs)
+
+
 class Gunicorn:
     """``gunicorn wsgi:app`` as the Procfile starts it, on a free port, configured by ``env`` (the test
     app's database): ``workers`` processes of ``threads`` threads each."""
@@ -117,6 +123,14 @@ class Gunicorn:
                  "--threads", str(self.threads)], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         wait_until(self._answers, timeout=30, interval=0.2)
         return self
+
+    def signed_in(self, email: str, password: str = PASSWORD) -> requests.Session:
+        """A ``requests`` session with the cookie of a sign-in as ``email``."""
+        session = requests.Session()
+        answer = session.post(f"{self.url}/api/auth/signin", json={"email": email, "password": password},
+                              timeout=30)
+        assert answer.status_code == 200, answer.text
+        return session
 
     def _answers(self) -> bool:
         assert self.process.poll() is None, "gunicorn exited: " + self.log.read_text(errors="replace")[-2000:]

@@ -6,34 +6,23 @@ database's lock first (``app.common.database.lock_row``). Either way one removal
 409 LAST_SIGN_IN_METHOD, and one passkey is left."""
 from __future__ import annotations
 
-import os
 import secrets
 import threading
 
 import pytest
-import requests
 
 from app.auth.models import Passkey
 from app.common.models import new_id
 from app.users.models import User
-from tests.processes import Gunicorn
-from tests.support import PASSWORD
+from tests.processes import gunicorn_for
 
 ROUNDS = 10
 
 
 @pytest.fixture(scope="module")
 def server(test_env, tmp_path_factory):
-    with Gunicorn({**os.environ, **test_env}, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log",
-                  workers=2, threads=2) as running:
+    with gunicorn_for(test_env, tmp_path_factory, workers=2, threads=2) as running:
         yield running
-
-
-def _signed_in(server: Gunicorn, email: str) -> requests.Session:
-    session = requests.Session()
-    answer = session.post(f"{server.url}/api/auth/signin", json={"email": email, "password": PASSWORD}, timeout=30)
-    assert answer.status_code == 200, answer.text
-    return session
 
 
 def _password_less_with_two_passkeys(query, user_id: str) -> list[str]:
@@ -53,7 +42,7 @@ def test_two_removals_at_once_leave_one_passkey(server, make_user, query):
     outcomes = []
     for _ in range(ROUNDS):
         user = make_user()
-        tabs = [_signed_in(server, user["email"]) for _ in range(2)]
+        tabs = [server.signed_in(user["email"]) for _ in range(2)]
         passkeys = _password_less_with_two_passkeys(query, user["id"])
         gate, answers = threading.Barrier(2), [None, None]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import http.client
 import io
-import os
 import re
 import socket
 import threading
@@ -22,7 +21,7 @@ import pytest
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
-from tests.processes import Gunicorn
+from tests.processes import gunicorn_for
 from tests.support import PASSWORD
 
 from app.config import API_VERSION
@@ -147,7 +146,7 @@ def live_server(request, app, test_env, tmp_path_factory):
         server.shutdown()
         thread.join(10)
         return
-    with Gunicorn({**os.environ, **test_env}, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log") as server:
+    with gunicorn_for(test_env, tmp_path_factory) as server:
         yield server.port
 
 

@@ -5,14 +5,12 @@ wins, the seven others answer 409 RESUME_CONFLICT, and all eight texts can be fo
 winner's in the resume, each loser's in a ``conflict`` version)."""
 from __future__ import annotations
 
-import os
 import threading
 
 import pytest
 import requests
 
-from tests.processes import Gunicorn
-from tests.support import PASSWORD
+from tests.processes import gunicorn_for
 
 TABS = 8
 ROUNDS = 3
@@ -20,16 +18,8 @@ ROUNDS = 3
 
 @pytest.fixture(scope="module")
 def server(test_env, tmp_path_factory):
-    with Gunicorn({**os.environ, **test_env}, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log",
-                  workers=2, threads=4) as running:
+    with gunicorn_for(test_env, tmp_path_factory, workers=2, threads=4) as running:
         yield running
-
-
-def _signed_in(server: Gunicorn, email: str) -> requests.Session:
-    session = requests.Session()
-    answer = session.post(f"{server.url}/api/auth/signin", json={"email": email, "password": PASSWORD}, timeout=30)
-    assert answer.status_code == 200, answer.text
-    return session
 
 
 def _at_once(count: int, send) -> list[requests.Response]:
@@ -59,7 +49,7 @@ def _texts_kept(session: requests.Session, base: str) -> set[str]:
 
 def test_eight_saves_with_one_etag_one_wins_seven_conflict_and_nothing_is_lost(server, make_user, templates):
     user = make_user()
-    tabs = [_signed_in(server, user["email"]) for _ in range(TABS)]
+    tabs = [server.signed_in(user["email"]) for _ in range(TABS)]
     created = tabs[0].post(f"{server.url}/api/resumes", timeout=30,
                            json={"title": "Racing", "templateId": templates["basic"][0]})
     assert created.status_code == 201, created.text
@@ -87,7 +77,7 @@ def test_eight_saves_with_one_etag_one_wins_seven_conflict_and_nothing_is_lost(s
 def test_eight_project_entries_added_with_one_etag_one_wins(server, make_user, templates):
     """The project-entry endpoints decide the same way."""
     user = make_user()
-    tabs = [_signed_in(server, user["email"]) for _ in range(TABS)]
+    tabs = [server.signed_in(user["email"]) for _ in range(TABS)]
     created = tabs[0].post(f"{server.url}/api/resumes", timeout=30,
                            json={"title": "Projects", "templateId": templates["basic"][0]})
     base = f"{server.url}/api/resumes/{created.json()['data']['id']}"
