@@ -85,6 +85,12 @@ def _from_this_site() -> bool:
     return True
 
 
+def _bearer_api_request() -> bool:
+    """Whether the request is to the API and carries a Bearer token (which then authenticates it alone)."""
+    scheme = request.headers.get("Authorization", "").strip().partition(" ")[0]
+    return scheme.lower() == "bearer" and (request.path == "/api" or request.path.startswith("/api/"))
+
+
 def _has_body() -> bool:
     return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
@@ -154,12 +160,14 @@ def install_request_hooks(app: Flask) -> None:
         # from, whatever its body: a form with no fields and enctype="text/plain" sends no body at all,
         # and SameSite=Lax alone lets a sibling subdomain (same site), or a browser that does not enforce
         # it, through. A form on another site could also sign a visitor in to an account of its choosing
-        # (login CSRF). A request with an Authorization header is exempt: another site's page can only
-        # add one through a CORS preflight, which this API never grants, and it is authenticated by that
-        # header, never by the cookie (app.auth.sessions).
+        # (login CSRF). What authenticates the request decides: an API request with a Bearer token is
+        # authenticated by it, never by the cookie (app.auth.sessions), and another site's page can only
+        # add one through a CORS preflight, which this API never grants. Any other Authorization header
+        # exempts nothing: behind a proxy that asks for Basic credentials the browser adds them to every
+        # request, another site's form post included, and pages always go by the cookie.
         # The site's origin is BASE_URL's, not the request's host: behind TRUSTED_PROXIES that host
         # comes from X-Forwarded-Host, which anyone facing gunicorn directly can choose.
-        if request.method in SAFE_METHODS or "Authorization" in request.headers:
+        if request.method in SAFE_METHODS or _bearer_api_request():
             return
         if not _from_this_site():
             message = ("Form posts from another site are refused." if is_form_post()

@@ -6,6 +6,10 @@ replaced the content, a webhook secret's rotation, an analysis and a sign-out we
 but SameSite=Lax in the way. The tests are generated from the URL map, so a new route cannot skip the
 check: each write, sent as such a form from another site (by its Origin, by Sec-Fetch-Site from a
 sibling subdomain, or by its Referer), is 403 FORBIDDEN, and nothing the user saved changes.
+
+Only what authenticates the request decides (issue 32 point 5): an API request with a Bearer token is
+authenticated by it, never by the cookie, so it skips the check; any other Authorization header (a
+proxy's Basic credentials, which browsers add by themselves) does not.
 """
 from __future__ import annotations
 
@@ -23,6 +27,9 @@ ELSEWHERE = {
     "origin": {"Origin": "https://evil.test"},
     "sibling": {"Sec-Fetch-Site": "same-site"},
     "referer": {"Referer": "https://evil.test/page.html"},
+    # Behind a proxy that asks for Basic auth (a staging site), the browser adds its Authorization to
+    # every request, another site's form post included: it authenticates nothing here (issue 32).
+    "basic-auth-proxy": {"Origin": "https://evil.test", "Authorization": "Basic c3RhZ2luZzpzdGFnaW5n"},
 }
 
 
@@ -91,3 +98,25 @@ def test_writes_from_this_site_and_from_clients_that_are_no_browser_pass(client,
                     {}):                                                # a script with the cookie: no header
         response = client.post(f"/api/resumes/{resume_id}/duplicate", headers=headers)
         assert response.status_code == 201, (headers, response.get_json())
+
+
+def test_a_comment_posted_from_another_site_behind_a_basic_auth_proxy_is_refused(client, owner, create, query):
+    from app.resumes.models import Comment
+    resume_id = create(title="Shared").get_json()["data"]["id"]
+    share = client.post(f"/api/resumes/{resume_id}/share", json={"allowComments": True}).get_json()["data"]
+    response = client.post(f"/share/{share['token']}/comments", data={"name": "Eve", "text": "Hi"},
+                           headers=ELSEWHERE["basic-auth-proxy"])
+    assert response.status_code in (302, 303, 403)
+    assert response.status_code == 403 or "error=FORBIDDEN" in response.headers["Location"]
+    assert query(lambda s: s.query(Comment).count()) == 0
+
+
+def test_an_api_request_with_a_bearer_token_is_not_asked_where_it_came_from(client, make_user, create, login):
+    user = make_user()
+    token = client.post("/api/auth/token", data={"grant_type": "password", "email": user["email"],
+                                                 "password": user["password"]}).get_json()["access_token"]
+    login(user)
+    resume_id = create(title="Mine").get_json()["data"]["id"]
+    response = client.post(f"/api/resumes/{resume_id}/duplicate",
+                           headers={"Origin": "https://tool.example", "Authorization": f"Bearer {token}"})
+    assert response.status_code == 201, response.get_json()
