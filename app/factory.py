@@ -13,10 +13,11 @@ from app.account.token_views import bp as account_tokens_bp
 from app.account.views import bp as account_bp
 from app.ai.views import bp as ai_bp
 from app.auth import oauth as oauth_providers, sessions
+from app.auth.sudo_views import bp as reauth_bp
 from app.auth.views import bp as auth_bp
 from app.billing.views import bp as billing_bp
 from app.cli import register_cli
-from app.common import connections, outage
+from app.common import connections, outage, routing
 from app.common.error_responses import register_error_handlers
 from app.common.http import JSONProvider, configure_logging, install_request_hooks
 from app.common.models import Clock, render_migration_item
@@ -76,8 +77,9 @@ def create_app(config: str | dict | None = None) -> Flask:
     mail.init_app(app)
     storage.init_app(app)
 
-    for blueprint in (auth_bp, resumes_bp, resume_pictures_bp, ai_bp, account_bp, account_tokens_bp, billing_bp,
-                      webhooks_bp, pages_bp):
+    routing.init_app(app)  # before the blueprints: ``<int:...>`` within what the database holds
+    for blueprint in (auth_bp, reauth_bp, resumes_bp, resume_pictures_bp, ai_bp, account_bp, account_tokens_bp,
+                      billing_bp, webhooks_bp, pages_bp):
         app.register_blueprint(blueprint)
 
     register_openapi(app)

@@ -1,9 +1,15 @@
 """Base schemas and strict field types shared by every resource."""
 from __future__ import annotations
 
+import builtins
+import re
 from datetime import datetime, timezone
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+# What an ``Integer`` column holds on every database we run on (PostgreSQL's ``integer``; SQLite's go on to
+# 2**63 - 1): the bounds of any integer an address or a query string may carry (here and common/routing.py).
+INTEGER_MIN, INTEGER_MAX = -(2**31), 2**31 - 1
 
 
 class InputSchema(Schema):
@@ -26,6 +32,26 @@ class StrictInteger(fields.Integer):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryInteger(fields.Integer):
+    """An integer in a query string, always bounded: ``QueryInteger(min=1, max=100, load_default=10)``.
+
+    ASCII digits only, with an optional minus: Python's ``int`` also reads "１", "١", "1_0", "+1" and
+    " 1", which would be a second spelling of each number (or a 500, past what the database holds).
+    """
+
+    _SHAPE = re.compile(r"-?[0-9]+")
+
+    def __init__(self, *, min: int = INTEGER_MIN, max: int = INTEGER_MAX, **kwargs):
+        # (``min`` and ``max`` hide the built-ins, as the Range they make names them)
+        super().__init__(validate=validate.Range(builtins.max(min, INTEGER_MIN), builtins.min(max, INTEGER_MAX)),
+                         **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not self._SHAPE.fullmatch(value):
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
 

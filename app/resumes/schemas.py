@@ -6,8 +6,8 @@ from marshmallow import ValidationError, fields, validate
 
 from app import documents
 from app.auth.passwords import MAX_BYTES
-from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictInteger, StrictString, Timestamp, \
-    format_timestamp
+from app.common.schemas import InputSchema, OutputSchema, QueryInteger, StrictBoolean, StrictInteger, StrictString, \
+    Timestamp, format_timestamp
 from app.content.schema import ContentSchema, ProjectSchema, VisibilitySchema
 from app.content.sections import SECTIONS
 from app.resumes.imports import ACCEPTED, MAX_UPLOAD_BYTES
@@ -55,14 +55,14 @@ class ResumeUpdateSchema(ResumeCreateSchema):
 class PageQuerySchema(InputSchema):
     """Query string of a paginated list: the trash, a resume's versions (values arrive as strings)."""
 
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=1_000_000))
-    limit = fields.Integer(load_default=10, validate=validate.Range(min=1, max=100))
+    page = QueryInteger(min=1, max=1_000_000, load_default=1)
+    limit = QueryInteger(min=1, max=100, load_default=10)
 
 
 class CommentsQuerySchema(PageQuerySchema):
     """Query string of a resume's comments: fifty to a page, so that most resumes have one page."""
 
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+    limit = QueryInteger(min=1, max=100, load_default=50)
 
 
 class ListQuerySchema(PageQuerySchema):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import fields, post_dump, validate
 
 from app.common.models import utcnow
-from app.common.schemas import InputSchema, OutputSchema, StrictBoolean, StrictString, Timestamp
+from app.common.schemas import InputSchema, OutputSchema, QueryInteger, StrictBoolean, StrictString, Timestamp
 from app.webhooks.delivery import DISABLED_FAILING, DISABLED_GONE
 from app.webhooks.service import SUBSCRIBABLE
 
@@ -81,7 +81,7 @@ class EventTypeSchema(OutputSchema):
 class LogQuerySchema(InputSchema):
     """Query string of the delivery log (values arrive as strings)."""
 
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=100))
+    limit = QueryInteger(min=1, max=100, load_default=50)
 
 
 class DeliverySchema(OutputSchema):
