@@ -121,6 +121,12 @@ class Config:
     REFRESH_TOKEN_LIFETIME = timedelta(days=30)
     TOTP_ISSUER = "Resume Service"  # shown by authenticator apps next to the account's email
     TWO_FACTOR_SETUP_LIFETIME = timedelta(minutes=15)  # a two-factor set-up waiting for its first code
+    # Sudo mode (app/auth/sudo.py): a security change needs a browser session whose owner signed in or
+    # re-authenticated this recently; a code mailed to re-authenticate a password-less account lives this long.
+    SUDO_LIFETIME = timedelta(minutes=10)
+    REAUTHENTICATION_CODE_LIFETIME = timedelta(minutes=10)
+    # A passkey added this recently by a session that a password change or reset ends is taken back.
+    RECENT_PASSKEY_WINDOW = timedelta(hours=1)
     # Passkeys (WebAuthn): the relying party's id and origin are BASE_URL's host and origin (app/auth/passkeys.py).
     WEBAUTHN_RP_NAME = "Resume Service"  # what the browser and the authenticator show
     WEBAUTHN_CHALLENGE_LIFETIME = timedelta(minutes=5)  # a challenge not answered by then is refused
@@ -144,6 +150,7 @@ class Config:
     RATELIMIT_TWO_FACTOR = "5 per 15 minutes"  # wrong two-factor codes per email (sign-in and token)
     RATELIMIT_CURRENT_PASSWORD = "5 per 15 minutes"  # wrong currentPassword per user (security update)
     RATELIMIT_PASSKEY_OPTIONS = "30 per 15 minutes"  # passkey sign-in challenges per address (each is a row)
+    RATELIMIT_REAUTHENTICATE = "5 per 15 minutes"  # failed re-authentications (sudo mode) per user
     RATELIMIT_HEADERS_ENABLED = True
     RATELIMIT_KEY_PREFIX = "rl"
 
@@ -166,6 +173,9 @@ class Config:
     PREVIEW_TIMEOUT = 10  # seconds a preview's render may take (then 422 PREVIEW_TOO_HEAVY), and may wait
     PREVIEW_PROCESSES = 2  # child processes drawing previews, per web process (app/documents/renderers.py)
     TEMPLATE_PREWARM = True  # the editor asks for its template picker's pictures once its first preview is shown
+    # Seconds between the editor's checks that its copy is still the resume's latest version (GET with
+    # If-None-Match), while its tab is visible; it checks too whenever it gets the focus back (editor_freshness.js).
+    EDITOR_FRESHNESS_SECONDS = 30.0
     PHOTO_MAX_BYTES = 2 * 1024 * 1024
 
     # Export storage: "local" (STORAGE_DIR, the embedded default) or "s3" (S3_BUCKET). An S3 store that
@@ -308,6 +318,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         PREVIEW_TIMEOUT=_float(env, "PREVIEW_TIMEOUT", cfg["PREVIEW_TIMEOUT"]),
         PREVIEW_PROCESSES=_int(env, "PREVIEW_PROCESSES", cfg["PREVIEW_PROCESSES"]),
         TEMPLATE_PREWARM=_bool(env.get("TEMPLATE_PREWARM"), cfg["TEMPLATE_PREWARM"]),
+        EDITOR_FRESHNESS_SECONDS=_float(env, "EDITOR_FRESHNESS_SECONDS", cfg["EDITOR_FRESHNESS_SECONDS"]),
         REDIS_SOCKET_TIMEOUT=_float(env, "REDIS_SOCKET_TIMEOUT", cfg["REDIS_SOCKET_TIMEOUT"]),
         REDIS_RETRY_AFTER=_int(env, "REDIS_RETRY_AFTER", cfg["REDIS_RETRY_AFTER"]),
         EXPORT_CLEANUP_INTERVAL=_int(env, "EXPORT_CLEANUP_INTERVAL", cfg["EXPORT_CLEANUP_INTERVAL"]),
@@ -331,6 +342,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         IDEMPOTENCY_CLEANUP_INTERVAL=_int(env, "IDEMPOTENCY_CLEANUP_INTERVAL", cfg["IDEMPOTENCY_CLEANUP_INTERVAL"]),
         TRUSTED_PROXIES=_int(env, "TRUSTED_PROXIES", cfg["TRUSTED_PROXIES"]),
         REFRESH_TOKEN_LIFETIME=timedelta(days=_int(env, "REFRESH_TOKEN_DAYS", cfg["REFRESH_TOKEN_LIFETIME"].days)),
+        SUDO_LIFETIME=timedelta(minutes=_int(env, "SUDO_MINUTES", cfg["SUDO_LIFETIME"] // timedelta(minutes=1))),
         LOG_LEVEL=(env.get("LOG_LEVEL") or "INFO").upper(),
         AI_BASE_URL=(env.get("AI_BASE_URL") or "").strip().rstrip("/") or None,
         AI_API_KEY=env.get("AI_API_KEY") or None,
@@ -350,17 +362,21 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         raise ConfigError("MAIL_USE_TLS and MAIL_USE_SSL are exclusive: choose one.")
     if cfg["AI_TIMEOUT_SECONDS"] <= 0:
         raise ConfigError("AI_TIMEOUT_SECONDS must be a positive number of seconds.")
+    if cfg["EDITOR_FRESHNESS_SECONDS"] <= 0:
+        raise ConfigError("EDITOR_FRESHNESS_SECONDS must be a positive number of seconds.")
     if cfg["DATABASE_STATEMENT_TIMEOUT"] <= 0:
         raise ConfigError("DATABASE_STATEMENT_TIMEOUT must be a positive number of seconds.")
     if cfg["REFRESH_TOKEN_LIFETIME"] <= timedelta(0):
         raise ConfigError("REFRESH_TOKEN_DAYS must be at least 1.")
+    if cfg["SUDO_LIFETIME"] <= timedelta(0):
+        raise ConfigError("SUDO_MINUTES must be at least 1.")
     for name, unit in (("WEBHOOK_SECRET_OVERLAP", "HOURS"), ("WEBHOOK_DISABLE_AFTER", "DAYS"),
                        ("WEBHOOK_LOG_RETENTION", "DAYS")):
         if cfg[name] <= timedelta(0):
             raise ConfigError(f"{name}_{unit} must be at least 1.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
                 "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD", "AI_GENERATE",
-                "AI_ANALYSIS", "PASSKEY_OPTIONS"):
+                "AI_ANALYSIS", "PASSKEY_OPTIONS", "REAUTHENTICATE"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg

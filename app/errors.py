@@ -51,6 +51,9 @@ STATUS = {
     "PROVIDER_ALREADY_LINKED": 409,  # linking a second account of a provider the user has linked one of
     "PASSKEY_INVALID": 400,  # a new passkey's answer that does not verify (details.reason), or a spent challenge
     "PASSKEY_REJECTED": 401,  # a passkey sign-in that does not verify (details.reason), or a spent challenge
+    "REAUTHENTICATION_REQUIRED": 403,  # a security change from a session not re-authenticated lately (details)
+    "SESSION_REQUIRED": 403,  # a security change with a bearer token: only a browser session may make it
+    "TWO_FACTOR_SETUP_IN_ANOTHER_SESSION": 409,  # confirming a two-factor set-up another session started
     "IDEMPOTENCY_KEY_REUSED": 409,  # an Idempotency-Key sent again with another request (app.common.idempotency)
     "IDEMPOTENCY_KEY_IN_USE": 409,  # an Idempotency-Key whose first request is still running
     "IMPORT_UNREADABLE": 422,  # an imported file of a known kind that cannot be read (details.reason)

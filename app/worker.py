@@ -11,6 +11,14 @@ outage instead of a child that dies with the first error, and a fork per job
 made short jobs several times slower. Job time-outs are enforced by RQ's timer
 death penalty, which cannot interrupt a job blocked inside a C call; the export
 wait has its own deadline (``app.queue.run_while_awaited``).
+
+A job in hand is leased: its entry in RQ's StartedJobRegistry expires JOB_LEASE
+seconds ahead, and a thread of the process renews it every LEASE_RENEW seconds
+while the job runs. A job whose lease lapsed lost its worker (``kill -9``, a
+crash): the scheduler puts it back at the front of its queue, at most
+RERUNS_AFTER_LOST_WORKER times, for a live worker to run again (jobs are safe
+to run twice); after that RQ's own clean-up fails it (or retries it by its
+``Retry``).
 """
 from __future__ import annotations
 
@@ -21,9 +29,13 @@ import time
 import uuid
 
 from flask import Flask, g
-from rq import SimpleWorker
+from redis import Redis
+from rq import Queue, SimpleWorker
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
+from rq.utils import as_text, current_timestamp, parse_composite_key
 
 from app.queue import LANES, QUEUE_NAMES
 
@@ -34,6 +46,12 @@ SCHEDULER_LOCK = "app:scheduler-lock"
 SCHEDULER_LOCK_MS = 3000  # a killed worker's scheduler duty passes on after this
 SIGNAL_LOOK = 0.2  # seconds between the main thread's looks for a signal another thread received
 STOP_GRACE = 25  # seconds a stopping worker lets running jobs finish (a PaaS allows about 30)
+# RQ's SimpleWorker sends no heartbeat while a job runs, and its StartedJobRegistry entry lasts the job's time-out
+# plus 60 s, swept every 10 minutes: a killed worker's job would wait that long. Here it waits JOB_LEASE seconds.
+JOB_LEASE = 5  # seconds a job's lease lasts from its last renewal (whole seconds: RQ's registry scores)
+LEASE_RENEW = 1.0  # seconds between renewals: a job's thread may hold the interpreter for 3 s unnoticed
+RERUNS_AFTER_LOST_WORKER = 1  # a job that took two workers down with it (out of memory, say) fails instead
+LOST_WORKERS = "lost_workers"  # job meta: how many times the job was queued again after its worker died
 # One process moves due jobs at a time (the lock's holder renews it each tick), so no job is enqueued twice.
 _HOLD_LOCK = """
 local holder = redis.call('GET', KEYS[1])
@@ -53,10 +71,39 @@ class LaneWorker(SimpleWorker):
 
     def __init__(self, *args, app: Flask, **kwargs):
         self.app = app
+        self._in_hand: Job | None = None  # the job whose lease renew_lease renews
+        self._lease = threading.Lock()
         super().__init__(*args, **kwargs)
 
     def _install_signal_handlers(self):
         pass  # the process's main thread handles signals (WorkerProcess.run)
+
+    def get_heartbeat_ttl(self, job: Job) -> int:
+        return JOB_LEASE  # the lease of a job in hand (RQ's StartedJobRegistry score)
+
+    def execute_job(self, job, queue):
+        with self._lease:
+            self._in_hand = job
+        try:
+            return super().execute_job(job, queue)
+        finally:
+            with self._lease:
+                self._in_hand = None
+
+    def cleanup_execution(self, job, pipeline):
+        # Under the lock: a renewal either went through before the job's entry is removed, or sees no job.
+        with self._lease:
+            self._in_hand = None
+            super().cleanup_execution(job, pipeline)
+
+    def renew_lease(self) -> bool:
+        """Renew the lease of the job in hand (RQ's heartbeats of the worker, execution and job);
+        whether there was one."""
+        with self._lease:
+            if self._in_hand is None or self.execution is None:
+                return self._in_hand is not None
+            self.maintain_heartbeats(self._in_hand)
+            return True
 
     def perform_job(self, job, queue):
         with self.app.app_context():
@@ -79,6 +126,8 @@ class WorkerProcess:
     def start(self) -> None:
         for lane, queues in LANES.items():
             self._spawn(f"rq-lane-{lane}", self._run_lane, lane, queues)
+        lanes = list(self._threads)
+        self._spawn("rq-leases", self._renew_leases, lanes)
         if not self.burst:
             self._spawn("rq-scheduler", self._schedule_forever)
 
@@ -122,6 +171,22 @@ class WorkerProcess:
                 log.warning("the %s lane's worker stopped; a new one starts in a second", lane)
                 self.stopping.wait(1)
 
+    def _renew_leases(self, lanes: list[threading.Thread]) -> None:
+        """Renew the lease of each lane's job in hand every LEASE_RENEW seconds, also while a stopping
+        worker lets its jobs finish; ends once the worker stops (or its burst lanes end) with no job in hand."""
+        while True:
+            held = False
+            for lane, worker in list(self.workers.items()):
+                try:
+                    held = worker.renew_lease() or held
+                except Exception as exc:  # Redis away: the next renewal tries again
+                    log.warning("could not renew the lease of the %s lane's job: %s: %s", lane,
+                                type(exc).__name__, exc)
+                    held = True
+            if not held and (self.stopping.is_set() or not any(thread.is_alive() for thread in lanes)):
+                return
+            time.sleep(LEASE_RENEW)
+
     def _request_stop(self, signum, frame) -> None:
         if self.stopping.is_set():
             raise SystemExit(1)  # a second signal: stop now
@@ -160,6 +225,7 @@ class WorkerProcess:
             try:
                 if hold_lock(keys=[SCHEDULER_LOCK], args=[self._token, SCHEDULER_LOCK_MS]):
                     scheduler.enqueue_scheduled_jobs()
+                    requeue_lost_jobs(connection, QUEUE_NAMES)
                 with self.app.app_context():
                     self.jobs.enqueue_due_periodic_jobs()
                 if failing:
@@ -170,3 +236,43 @@ class WorkerProcess:
                     log.error("scheduler: %s: %s; retrying every tick", type(exc).__name__, exc)
                 failing = True
             self.stopping.wait(SCHEDULER_TICK)
+
+
+def requeue_lost_jobs(connection: Redis, queue_names) -> int:
+    """Put each job whose lease lapsed (its worker died) back at the front of its queue, if it has been
+    put back fewer than RERUNS_AFTER_LOST_WORKER times; RQ's registry clean-up fails the others at once
+    (a failed result, so a request waiting for one answers now), or retries them by their ``Retry``.
+
+    A job is taken from the registry with a ZREM before it is queued again: of several schedulers,
+    or a worker finishing it just now, only the one that removed it acts. Returns how many were queued.
+    """
+    now = current_timestamp()
+    with connection.pipeline(transaction=False) as pipeline:
+        for name in queue_names:
+            pipeline.zrangebyscore(Queue(name, connection=connection).started_job_registry.key, 0, now)
+        expired = dict(zip(queue_names, pipeline.execute()))
+    rerun = 0
+    for name, entries in expired.items():
+        if not entries:
+            continue
+        queue = Queue(name, connection=connection)
+        registry, left = queue.started_job_registry, False
+        for entry in entries:
+            job_id, _ = parse_composite_key(as_text(entry))
+            try:
+                job = Job.fetch(job_id, connection=connection)
+            except NoSuchJobError:
+                job = None
+            reruns = job.meta.get(LOST_WORKERS, 0) if job else RERUNS_AFTER_LOST_WORKER
+            if reruns >= RERUNS_AFTER_LOST_WORKER or job.get_status(refresh=False) != JobStatus.STARTED:
+                left = True
+                continue
+            if not connection.zrem(registry.key, entry):
+                continue
+            job.meta[LOST_WORKERS] = reruns + 1
+            queue.enqueue_job(job, at_front=True)
+            rerun += 1
+            log.warning("job %s (%s) on %s lost its worker: queued again", job.id, job.func_name, name)
+        if left:
+            registry.cleanup(timestamp=now)  # only what was seen expired: not a lease that lapsed since
+    return rerun

@@ -98,10 +98,19 @@ def test_mail_tls_and_ssl_together_are_refused():
         config_for("development", {"MAIL_SERVER": "smtp.example.com", "MAIL_USE_TLS": "true", "MAIL_USE_SSL": "1"})
 
 
-@pytest.mark.parametrize("name, value", [("MAIL_PORT", "smtp"), ("TRUSTED_PROXIES", "one")])
+@pytest.mark.parametrize("name, value", [("MAIL_PORT", "smtp"), ("TRUSTED_PROXIES", "one"),
+                                         ("EDITOR_FRESHNESS_SECONDS", "half a minute")])
 def test_a_number_that_is_not_a_number_is_refused_naming_the_variable(name, value):
     with pytest.raises(ConfigError, match=name):
         config_for("development", {name: value})
+
+
+def test_the_editors_check_of_its_copy_runs_every_30_s_unless_set_and_never_every_0_s():
+    assert config_for("development", {})["EDITOR_FRESHNESS_SECONDS"] == 30
+    assert config_for("development", {"EDITOR_FRESHNESS_SECONDS": "0.5"})["EDITOR_FRESHNESS_SECONDS"] == 0.5
+    for value in ("0", "-1"):
+        with pytest.raises(ConfigError, match="EDITOR_FRESHNESS_SECONDS must be a positive number"):
+            config_for("development", {"EDITOR_FRESHNESS_SECONDS": value})
 
 
 def sign_in(app, user, **headers):

@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from rq import Queue
+from rq import Queue, Worker
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
@@ -27,7 +27,7 @@ from tests.support import Receiver, wait_until
 from app.config import server_settings
 from app.queue import DEFAULT, EXPORTS
 from app.users.models import User
-from app.worker import STOP_GRACE
+from app.worker import JOB_LEASE, LOST_WORKERS, STOP_GRACE
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server program")
 
@@ -289,3 +289,39 @@ def test_a_stopped_worker_lets_its_running_job_finish(make_app, redis_server, wo
     except subprocess.TimeoutExpired:
         pytest.fail(f"the worker did not exit {STOP_GRACE + 10} s after SIGTERM:\n{workers.output()}")
     assert Job.fetch(job.id, connection=app.extensions["jobs"].connection).get_status() == "finished"
+
+
+def test_a_job_whose_worker_dies_runs_again_on_another_once_then_fails(make_app, redis_server, workers):
+    app = make_app(REDIS_URL=redis_server.url)
+    connection = app.extensions["jobs"].connection
+    for _ in range(2):
+        workers.start()
+    key = f"lost:{uuid.uuid4().hex}"
+    job = app.extensions["jobs"].enqueue(DEFAULT, test_jobs.sleep_then_record, key, 30)
+
+    def running(after: set[str]):
+        job.refresh()
+        return job.get_status(refresh=False) == "started" and job.worker_name not in after and job.worker_name
+
+    def kill_the_one_running_it(name: str):
+        pid = next(w.pid for w in Worker.all(connection=connection) if w.name == name)
+        process = next(p for p in workers.processes if p.pid == pid)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+
+    first = wait_until(lambda: running(set()), timeout=60, interval=0.05)
+    time.sleep(JOB_LEASE + 2)  # a live worker renews its job's lease: the job is not run again meanwhile
+    assert running(set()) == first and LOST_WORKERS not in job.meta
+    kill_the_one_running_it(first)
+
+    # The other worker runs it again within seconds (the lease, and the scheduler's lock passing on).
+    t0 = time.monotonic()
+    second = wait_until(lambda: running({first}), timeout=20, interval=0.05)
+    assert time.monotonic() - t0 < JOB_LEASE + 5 and job.meta[LOST_WORKERS] == 1
+    kill_the_one_running_it(second)
+    workers.start()
+
+    # A job that took two workers down with it is not run a third time: it fails, with a result.
+    wait_until(lambda: job.get_status(refresh=True) == "failed", timeout=30, interval=0.1)
+    assert job.latest_result().type.name == "FAILED"
+    assert connection.llen(key) == 0  # never ran to its end

@@ -29,6 +29,8 @@ JOB_NAMES = (
     "app.auth.jobs.send_password_reset_email",  # under these names before it (they still run)
     "app.auth.jobs.send_passkey_added_email",
     "app.auth.jobs.send_passkey_removed_email",
+    "app.auth.jobs.send_passkey_taken_back_email",
+    "app.auth.jobs.send_reauthentication_code",
     "app.billing.jobs.apply_subscription_period_ends",
     "app.events.mail.send",
     "app.events.mail.sweep",

@@ -174,6 +174,12 @@ class TwoFactorConfirmedSchema(OutputSchema):
                                                        "it was on already (PUT /api/account/security gave them)."})
 
 
+class BackupCodesSchema(OutputSchema):
+    backupCodes = fields.List(fields.String(), required=True, metadata={
+        "description": "Ten new single-use codes; every older one stops working. This session shows them again "
+                       "(the account page) until POST /api/account/two-factor/backup-codes/dismiss."})
+
+
 # Linked identities --------------------------------------------------------------------
 class IdentitySchema(OutputSchema):
     provider = fields.String(required=True, metadata={"description": "github or google"})

@@ -3,13 +3,13 @@ account page's "API tokens" section uses them; ``POST /api/auth/token`` stays th
 renew tokens."""
 from __future__ import annotations
 
-from flask import Blueprint, g
+from flask import Blueprint
 from flask_login import current_user, login_required
 
 from app.account import api_tokens
+from app.auth.sudo import sudo_required
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
-from app.errors import ApiError
 
 bp = Blueprint("account_tokens", __name__, url_prefix="/api")
 
@@ -25,13 +25,13 @@ def list_tokens():
 
 @bp.post("/account/tokens")
 @login_required
-@api_doc("Create a named API token: the answer carries its value (a refresh token) this once. Signed in "
-         "with the session cookie only (403 FORBIDDEN with a bearer token); 403 FORBIDDEN past 50 live tokens",
+@sudo_required  # a token must not mint a longer-lived one, nor a stolen session one of its own
+@api_doc("Create a named API token: the answer carries its value (a refresh token) this once. A security "
+         "change: a browser session that signed in or re-authenticated lately (403 SESSION_REQUIRED with a bearer "
+         "token, 403 REAUTHENTICATION_REQUIRED past SUDO_LIFETIME); 403 FORBIDDEN past 50 live tokens",
          tags=["account"], auth=True, body=api_tokens.ApiTokenCreateSchema,
          responses={201: ("The token, with its value", api_tokens.ApiTokenCreatedSchema)})
 def create_token():
-    if g.get("authenticated_by") != "session":  # a token must not mint a longer-lived one
-        raise ApiError("FORBIDDEN", "Create API tokens while signed in with the session (the account page).")
     data = json_body(api_tokens.ApiTokenCreateSchema())
     created = api_tokens.create_token(current_user, data["name"])
     return ok(api_tokens.ApiTokenCreatedSchema().dump(created), status=201,

@@ -8,9 +8,9 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required
 
 from app.account import schemas, service
-from app.auth import credentials, identities, passkeys
+from app.auth import credentials, identities, passkeys, sudo
 from app.auth import schemas as auth_schemas
-from app.auth import sessions as auth_sessions
+from app.auth.sudo import sudo_required
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
 from app.common.ratelimit import configured, counting_failures, failed
@@ -47,18 +47,22 @@ def _current_password_limit():
                                 deduct_when=failed("current_password_failed"), override_defaults=False)
 
 
+SUDO = (" A security change: a browser session that signed in or re-authenticated lately (403 SESSION_REQUIRED "
+        "with a bearer token, 403 REAUTHENTICATION_REQUIRED past SUDO_LIFETIME: POST /api/auth/reauthenticate).")
+
+
 @bp.put("/account/security")
 @login_required
 @_current_password_limit()
-@api_doc("Change your password and/or two-factor sign-in (needs currentPassword)", tags=["account"], auth=True,
-         body=schemas.SecurityUpdateSchema,
+@sudo_required
+@api_doc("Change your password and/or two-factor sign-in (needs currentPassword)." + SUDO, tags=["account"],
+         auth=True, body=schemas.SecurityUpdateSchema,
          responses={200: ("What changed; backupCodes and otpauthUri when two-factor was just turned on",
                           schemas.SecurityResultSchema)})
 def update_security():
     data = json_body(schemas.SecurityUpdateSchema())
     with counting_failures("current_password_failed", "INVALID_PASSWORD"):
-        result = credentials.update_security(current_user, **data,
-                                             keep_session=auth_sessions.session_cookie_in_use())
+        result = credentials.update_security(current_user, **data, session=sudo.current())
     return ok(schemas.SecurityResultSchema().dump(result), message=_message(result))
 
 
@@ -68,21 +72,23 @@ def _message(result: dict) -> str:
         said.append("Your password has been changed; your other sessions and API tokens are signed out.")
     if result["backupCodes"]:
         said.append("Two-factor sign-in is on: add the account to your authenticator app and keep the backup "
-                    "codes somewhere safe (they are shown only once).")
+                    "codes somewhere safe (this session shows them until you dismiss them).")
     return " ".join(said) or "Your security settings have been saved."
 
 
 @bp.post("/account/two-factor/setup")
 @login_required
 @_current_password_limit()
+@sudo_required
 @api_doc("Start a two-factor set-up (needs currentPassword): a new key for the authenticator app, kept until "
-         "expiresAt; two-factor stays off, and sign-in asks for no code, until a code of it is confirmed",
+         "expiresAt and shown to this session only; two-factor stays off, and sign-in asks for no code, until this "
+         "session confirms a code of it." + SUDO,
          tags=["account"], auth=True, body=schemas.TwoFactorSetupSchema,
          responses={200: ("The set-up waiting for its first code", schemas.TwoFactorSetupResultSchema)})
 def start_two_factor_setup():
     data = json_body(schemas.TwoFactorSetupSchema())
     with counting_failures("current_password_failed", "INVALID_PASSWORD"):
-        secret, uri, until = credentials.start_two_factor_setup(current_user, **data)
+        secret, uri, until = credentials.start_two_factor_setup(current_user, **data, session=sudo.current())
     result = {"twoFactorEnabled": False, "otpauthUri": uri, "secret": secret, "expiresAt": until}
     return ok(schemas.TwoFactorSetupResultSchema().dump(result),
               message="Add the account to your authenticator app, then confirm with a code from it: two-factor "
@@ -94,19 +100,42 @@ def start_two_factor_setup():
 # Wrong codes per user, as at sign-in; the per-user request limit still applies.
 @limiter.limit(configured("TWO_FACTOR"), key_func=_user_key, deduct_when=failed("two_factor_failed"),
                scope="two-factor-confirm", override_defaults=False)
+@sudo_required
 @api_doc("Confirm a two-factor set-up with a code from the authenticator app (the code is spent); a set-up "
-         "started with POST /api/account/two-factor/setup turns two-factor on here",
+         "started with POST /api/account/two-factor/setup turns two-factor on here. Only the session that started "
+         "the set-up may confirm it (409 TWO_FACTOR_SETUP_IN_ANOTHER_SESSION)." + SUDO,
          tags=["account"], auth=True, body=schemas.TwoFactorConfirmSchema,
          responses={200: ("Confirmed: the authenticator app holds the secret; backupCodes when two-factor was "
                           "just turned on", schemas.TwoFactorConfirmedSchema)})
 def confirm_two_factor():
     code = json_body(schemas.TwoFactorConfirmSchema())["code"]
     with counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
-        codes = credentials.confirm_two_factor(current_user, code)
+        codes = credentials.confirm_two_factor(current_user, code, sudo.current())
     result = {"twoFactorEnabled": True, "confirmed": True, "backupCodes": codes}
-    message = ("Two-factor sign-in is on: keep the backup codes somewhere safe (they are shown only once)."
-               if codes else "Two-factor sign-in is set up.")
+    message = ("Two-factor sign-in is on: keep the backup codes somewhere safe (this session shows them until you "
+               "dismiss them)." if codes else "Two-factor sign-in is set up.")
     return ok(schemas.TwoFactorConfirmedSchema().dump(result), message=message)
+
+
+@bp.post("/account/two-factor/backup-codes")
+@login_required
+@sudo_required
+@api_doc("Make ten new backup codes: every older one stops working (400 VALIDATION_ERROR when two-factor is "
+         "off)." + SUDO, tags=["account"], auth=True,
+         responses={201: ("The new codes, shown by this session until dismissed", schemas.BackupCodesSchema)})
+def regenerate_backup_codes():
+    codes = credentials.regenerate_backup_codes(current_user, sudo.current())
+    return ok(schemas.BackupCodesSchema().dump({"backupCodes": codes}), status=201,
+              message="New backup codes: the old ones no longer work. Keep these somewhere safe.")
+
+
+@bp.post("/account/two-factor/backup-codes/dismiss")
+@login_required
+@api_doc("\"I have saved them\": this session stops showing the backup codes made in it (403 SESSION_REQUIRED "
+         "with a bearer token)", tags=["account"], auth=True, responses={200: ("Dismissed", None)})
+def dismiss_backup_codes():
+    credentials.dismiss_backup_codes(current_user, sudo.browser_session())
+    return ok(message="The backup codes are no longer shown.")
 
 
 @bp.get("/account/identities")
@@ -142,8 +171,9 @@ def list_passkeys():
 
 @bp.post("/account/passkey/options")  # not under passkeys/, where it would be a passkey id
 @login_required
+@sudo_required
 @api_doc("Start adding a passkey: the options of navigator.credentials.create (a discoverable credential with "
-         "user verification; your passkeys excluded), with a single-use challenge", tags=["account"], auth=True,
+         "user verification; your passkeys excluded), with a single-use challenge." + SUDO, tags=["account"], auth=True,
          responses={200: ("The creation options", auth_schemas.PasskeyOptionsSchema)})
 def passkey_registration_options():
     return ok(auth_schemas.PasskeyOptionsSchema().dump({"publicKey": passkeys.registration_options(current_user)}))
@@ -151,12 +181,13 @@ def passkey_registration_options():
 
 @bp.post("/account/passkeys")
 @login_required
+@sudo_required
 @api_doc("Add a passkey: the credential navigator.credentials.create answered (400 PASSKEY_INVALID with "
-         "details.reason challenge, verification or duplicate); the account is mailed", tags=["account"],
+         "details.reason challenge, verification or duplicate); the account is mailed." + SUDO, tags=["account"],
          auth=True, body=schemas.PasskeyCreateSchema, responses={201: ("The passkey added", schemas.PasskeySchema)})
 def add_passkey():
     data = json_body(schemas.PasskeyCreateSchema())
-    passkey = passkeys.add_passkey(current_user, data["credential"], data.get("name"))
+    passkey = passkeys.add_passkey(current_user, data["credential"], data.get("name"), session_id=sudo.current().id)
     return ok(schemas.PasskeySchema().dump(passkey), status=201, message="Passkey added.")
 
 

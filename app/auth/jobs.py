@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import current_app
 from flask_babel import force_locale, lazy_gettext
 
-from app.auth import service
+from app.auth import reauthentication, service
 from app.auth.models import OneTimeToken, Passkey
 from app.extensions import db
 from app.i18n import LOCALES
@@ -69,3 +69,25 @@ def send_passkey_added_email(passkey_id: str) -> bool:
 def send_passkey_removed_email(passkey_id: str) -> bool:
     """Tell the account a passkey was removed from it."""
     return _mail_passkey(passkey_id, lazy_gettext("A passkey was removed from your account"), "passkey_removed")
+
+
+def send_passkey_taken_back_email(passkey_id: str) -> bool:
+    """Tell the account that a passkey added lately by a session that was then signed out (a password change
+    or reset) was taken back, and how to add it again if it was theirs."""
+    return _mail_passkey(passkey_id, lazy_gettext("A passkey was removed when your sessions were signed out"),
+                         "passkey_taken_back")
+
+
+def send_reauthentication_code(user_id: str) -> bool:
+    """Issue a re-authentication code and mail it; nothing for a deleted user or one with a password (it
+    re-authenticates with it). Raises on mail failure (RQ retries: a new code is mailed, the old one spent)."""
+    user = db.session.get(User, user_id)
+    if user is None or user.password_hash is not None:
+        return False
+    code = reauthentication.issue_code(user)
+    minutes = int(current_app.config["REAUTHENTICATION_CODE_LIFETIME"].total_seconds() // 60)
+    locale = LOCALES.get((user.preferences or {}).get("language"), "en")
+    with force_locale(locale):
+        mail.send_template(user.email, str(lazy_gettext("Your code to confirm it is you")), "reauthentication_code",
+                           user=user, code=f"{code[:4]} {code[4:]}", minutes=minutes)
+    return True

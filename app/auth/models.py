@@ -43,6 +43,9 @@ class OneTimeToken(db.Model):
 
     VERIFY_EMAIL = "verify_email"
     RESET_PASSWORD = "reset_password"
+    # A short code mailed to a password-less account to re-authenticate a session (app.auth.reauthentication):
+    # its hash covers the row's id too, so that two accounts' equal codes never collide.
+    REAUTHENTICATE = "reauthenticate"
 
     id: Mapped[str] = id_column()
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=False)
@@ -130,14 +133,16 @@ class Passkey(db.Model):
 
 
 class PasskeyChallenge(db.Model):
-    """A WebAuthn challenge handed out for one ceremony: registering a passkey (``user_id`` set) or
-    signing in with one (no user: the passkey names it). Single use (``used_at``) and short-lived; only
-    its SHA-256 is stored (the browser's answer carries the challenge back, signed)."""
+    """A WebAuthn challenge handed out for one ceremony: registering a passkey (``user_id`` set),
+    signing in with one (no user: the passkey names it) or re-authenticating with one (``user_id`` set).
+    Single use (``used_at``) and short-lived; only its SHA-256 is stored (the browser's answer carries the
+    challenge back, signed)."""
 
     __tablename__ = "passkey_challenges"
 
     REGISTER = "register"
     SIGN_IN = "signin"
+    REAUTHENTICATE = "reauthenticate"  # a signed-in user's passkey proving it is them (sudo mode)
 
     id: Mapped[str] = id_column()
     challenge_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)

@@ -17,6 +17,11 @@ verification, the signature, the signature counter); this module keeps the state
   racing with the same counter cannot both pass.
 - Adding and removing a passkey mail the account (through the outbox). A removed passkey keeps its row
   (``removed_at``), so the job can name it; it never signs in again.
+- A passkey names the session that added it (``session_id``): when a password change or reset ends that
+  session within ``RECENT_PASSKEY_WINDOW`` of the add, the passkey is taken back (``take_back_recent``),
+  so that a stolen session cannot leave a passkey behind as a way back in.
+- A signed-in session re-authenticates (sudo mode, ``app.auth.sudo``) with an assertion of one of its own
+  user's passkeys: ``authentication_options(user)`` and ``authenticate(credential, user)``.
 """
 from __future__ import annotations
 
@@ -54,6 +59,7 @@ log = logging.getLogger(__name__)
 
 ADDED_MAIL_JOB = "app.auth.jobs.send_passkey_added_email"
 REMOVED_MAIL_JOB = "app.auth.jobs.send_passkey_removed_email"
+TAKEN_BACK_MAIL_JOB = "app.auth.jobs.send_passkey_taken_back_email"
 
 
 def relying_party() -> tuple[str, str]:
@@ -130,11 +136,11 @@ def registration_options(user: User) -> dict:
     return options_to_json_dict(options)
 
 
-def add_passkey(user: User, credential: dict, name: str | None = None) -> Passkey:
+def add_passkey(user: User, credential: dict, name: str | None = None, *, session_id: str | None = None) -> Passkey:
     """Verify the browser's answer to ``registration_options`` and keep the new passkey (named ``name``,
-    else "Passkey N"), mailing the account. Commits. Raises PASSKEY_INVALID (details.reason: "challenge"
-    for an expired, spent or unknown challenge, "verification" for an answer py_webauthn refuses,
-    "duplicate" for a passkey already registered)."""
+    else "Passkey N"; added by the session ``session_id``), mailing the account. Commits. Raises
+    PASSKEY_INVALID (details.reason: "challenge" for an expired, spent or unknown challenge, "verification"
+    for an answer py_webauthn refuses, "duplicate" for a passkey already registered)."""
     invalid = ApiError("PASSKEY_INVALID", "The passkey could not be added.", {"field": "credential"})
     try:
         parsed = parse_registration_credential_json(credential)
@@ -157,7 +163,7 @@ def add_passkey(user: User, credential: dict, name: str | None = None) -> Passke
                       public_key=verified.credential_public_key, sign_count=verified.sign_count,
                       name=(name or "").strip() or f"Passkey {count + 1}",
                       transports=",".join(t.value for t in parsed.response.transports or [])[:128] or None,
-                      backed_up=verified.credential_backed_up)
+                      backed_up=verified.credential_backed_up, session_id=session_id)
     db.session.add(passkey)
     queue_mail(ADDED_MAIL_JOB, passkey.id)
     try:
@@ -193,26 +199,54 @@ def remove_passkey(user: User, passkey_id: str) -> list[Passkey]:
     return passkeys_of(user)
 
 
-# -- signing in with one (nobody signed in) ------------------------------------------------------------
+def take_back_recent(user: User, keep_session_id: str | None) -> int:
+    """Remove the passkeys added within ``RECENT_PASSKEY_WINDOW`` by a session of ``user`` other than
+    ``keep_session_id`` (the sessions a password change or reset ends, and those ended before it), and mail
+    the account about each. Passkeys from before sessions were recorded (no ``session_id``) stay. No
+    commit: part of the caller's use case. Returns how many were taken back."""
+    now = utcnow()
+    recent = _live(user).where(Passkey.session_id.is_not(None),
+                               Passkey.created_at > now - current_app.config["RECENT_PASSKEY_WINDOW"])
+    if keep_session_id:
+        recent = recent.where(Passkey.session_id != keep_session_id)
+    taken = list(db.session.scalars(recent))
+    for passkey in taken:
+        passkey.removed_at = now
+        queue_mail(TAKEN_BACK_MAIL_JOB, passkey.id)
+    return len(taken)
 
-def authentication_options() -> dict:
+
+# -- signing in with one (nobody signed in), or re-authenticating (signed in) ----------------------------
+
+def authentication_options(user: User | None = None) -> dict:
     """The options of ``navigator.credentials.get`` for a sign-in with any passkey of this site (no
-    allowCredentials: the browser offers the discoverable ones). Commits the challenge."""
+    allowCredentials: the browser offers the discoverable ones), or, with ``user``, for a re-authentication
+    with one of the user's passkeys (allowCredentials lists them; VALIDATION_ERROR when it has none).
+    Commits the challenge."""
     rp_id, _origin = relying_party()
-    options = generate_authentication_options(rp_id=rp_id, challenge=_new_challenge(PasskeyChallenge.SIGN_IN, None),
-                                              timeout=_timeout_ms(),
+    allowed = None
+    if user is not None:
+        allowed = [PublicKeyCredentialDescriptor(id=base64url_to_bytes(passkey.credential_id))
+                   for passkey in passkeys_of(user)]
+        if not allowed:
+            raise ApiError("VALIDATION_ERROR", "Your account has no passkey.", {"field": "credential"})
+    purpose = PasskeyChallenge.SIGN_IN if user is None else PasskeyChallenge.REAUTHENTICATE
+    options = generate_authentication_options(rp_id=rp_id, challenge=_new_challenge(purpose, user),
+                                              timeout=_timeout_ms(), allow_credentials=allowed,
                                               user_verification=UserVerificationRequirement.REQUIRED)
     db.session.commit()
     return options_to_json_dict(options)
 
 
-def authenticate(credential: dict) -> User:
-    """The user a passkey assertion (the answer to ``authentication_options``) signs in.
+def authenticate(credential: dict, user: User | None = None) -> User:
+    """The user a passkey assertion (the answer to ``authentication_options``) signs in; with ``user``, the
+    answer to ``authentication_options(user)``, which must be made with one of that user's passkeys.
 
     The challenge is spent (committed) first; the new counter and ``last_used_at`` are not committed
     (the caller's session start commits them). Raises PASSKEY_REJECTED (details.reason: "challenge",
-    "unknown" for no such passkey, "verification" for what py_webauthn refuses: wrong origin, relying
-    party, signature, no user verification, a counter that did not increase), then EMAIL_NOT_VERIFIED.
+    "unknown" for no such passkey, or another user's, "verification" for what py_webauthn refuses: wrong
+    origin, relying party, signature, no user verification, a counter that did not increase), then
+    EMAIL_NOT_VERIFIED.
     """
     rejected = ApiError("PASSKEY_REJECTED", "That passkey did not sign you in.", {"field": "credential"})
 
@@ -225,11 +259,13 @@ def authenticate(credential: dict) -> User:
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         log.info("passkey assertion unreadable: %s", exc)
         raise reject("verification") from None
-    _spend_challenge(challenge, PasskeyChallenge.SIGN_IN, None, rejected)
+    _spend_challenge(challenge, PasskeyChallenge.SIGN_IN if user is None else PasskeyChallenge.REAUTHENTICATE,
+                     user, rejected)
     passkey = db.session.scalar(db.select(Passkey).where(
         Passkey.credential_id == bytes_to_base64url(parsed.raw_id), Passkey.removed_at.is_(None)))
     handle = parsed.response.user_handle
-    if passkey is None or (handle is not None and handle != passkey.user_id.encode()):
+    if passkey is None or (handle is not None and handle != passkey.user_id.encode()) or (
+            user is not None and passkey.user_id != user.id):
         raise reject("unknown")
     rp_id, origin = relying_party()
     try:

@@ -168,3 +168,38 @@ class PasskeyOptionsSchema(OutputSchema):
 class PasskeySignInSchema(InputSchema):
     credential = credential_field(required=True)
     callbackUrl = StrictString(validate=validate.Length(max=2048), allow_none=True)
+
+
+# Sudo mode: re-authenticating a browser session (app/auth/reauthentication.py; decisions "Sudo mode") ----------
+PROOFS = {"password": "password", "code": "code", "emailCode": "email_code", "credential": "credential"}
+
+
+class ReauthenticateSchema(InputSchema):
+    """One proof of who you are: the password, a two-factor code, a code mailed by POST
+    /api/auth/reauthenticate/code (accounts without a password), or a passkey's assertion."""
+
+    password = Password(validate=validate.Length(min=1, max=4096))
+    code = StrictString(validate=validate.Length(min=1, max=64),
+                        metadata={"description": "a TOTP code from the authenticator app, or a backup code"})
+    emailCode = StrictString(validate=validate.Length(min=1, max=32),
+                             metadata={"description": "the code mailed by POST /api/auth/reauthenticate/code"})
+    credential = credential_field()  # navigator.credentials.get's answer to POST .../reauthenticate/passkey/options
+
+    @validates_schema
+    def one_proof(self, data, **kwargs):
+        if len([name for name in PROOFS if data.get(name) is not None]) != 1:
+            raise ValidationError("Give one of password, code, emailCode or credential.", "body")
+
+    @post_load
+    def to_arguments(self, data, **kwargs):
+        return {PROOFS[name]: value for name, value in data.items() if value is not None}
+
+
+class SudoStatusSchema(OutputSchema):
+    recent = fields.Boolean(required=True, metadata={
+        "description": "whether this session may make security changes now (it signed in or re-authenticated "
+                       "lately)"})
+    expiresAt = Timestamp(required=True, allow_none=True, attribute="expires_at",
+                          metadata={"description": "until when it may; null when it may not now"})
+    methods = fields.List(fields.String(validate=validate.OneOf(["password", "passkey", "totp", "email"])),
+                          required=True, metadata={"description": "how this account re-authenticates"})

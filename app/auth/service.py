@@ -102,8 +102,10 @@ def reset_password(raw_token: str, password: str) -> User:
 
 
 def end_all_sessions(user: User) -> None:
-    """Delete the user's sessions and rotate its auth id (no commit: part of a caller's use case)."""
+    """Delete the user's sessions and rotate its auth id, and take back the passkeys those sessions added
+    lately (``passkeys.take_back_recent``). No commit: part of a caller's use case."""
     user.rotate_auth_id()
+    passkeys.take_back_recent(user, keep_session_id=None)
     db.session.execute(delete(AuthSession).where(AuthSession.user_id == user.id))
 
 
@@ -111,11 +113,15 @@ def end_other_sessions(user: User, keep: str | None) -> None:
     """End every session of ``user`` but the one of cookie value ``keep`` (None: all of them).
 
     Rotates the auth id (every other session and every access token dies with it)
-    and stamps the kept session with the new id; deletes the other rows and
+    and stamps the kept session with the new id; deletes the other rows, takes back
+    the passkeys other sessions added lately (``passkeys.take_back_recent``) and
     revokes every refresh token. No commit: part of a caller's use case.
     """
     user.rotate_auth_id()
     others = delete(AuthSession).where(AuthSession.user_id == user.id)
+    kept_id = db.session.scalar(db.select(AuthSession.id).where(
+        AuthSession.user_id == user.id, AuthSession.token_hash == hash_token(keep))) if keep else None
+    passkeys.take_back_recent(user, keep_session_id=kept_id)
     if keep:
         kept = hash_token(keep)
         db.session.execute(update(AuthSession).where(AuthSession.user_id == user.id, AuthSession.token_hash == kept)
@@ -161,7 +167,8 @@ def _add_session(user: User, *, replaces: str | None, ip_address: str | None,
         db.session.execute(delete(AuthSession).where(AuthSession.token_hash == hash_token(replaces)))
     raw = new_token()
     now = utcnow()
-    auth_session = AuthSession(user_id=user.id, auth_id=user.auth_id, token_hash=hash_token(raw),
+    # Signing in is proving who one is: the new session may make security changes for a while (app.auth.sudo).
+    auth_session = AuthSession(user_id=user.id, auth_id=user.auth_id, token_hash=hash_token(raw), authenticated_at=now,
                                expires_at=now + current_app.config["SESSION_LIFETIME"],
                                ip_address=(ip_address or "")[:45] or None,
                                user_agent=(user_agent or "")[:255] or None)
@@ -294,16 +301,17 @@ def _name_for(profile: Profile, email: str) -> str:
 
 # Built once: every signed-in request runs it. The user (and its subscription, joined by the
 # model) of a session that is not expired and whose auth id the user has not rotated since.
-_LIVE_SESSION_USER = (db.select(User, AuthSession.expires_at)
+_LIVE_SESSION_USER = (db.select(User, AuthSession.expires_at, AuthSession.id, AuthSession.authenticated_at)
                       .join(AuthSession, AuthSession.user_id == User.id)
                       .where(AuthSession.token_hash == bindparam("token_hash"),
                              AuthSession.auth_id == User.auth_id, AuthSession.expires_at > bindparam("now")))
 
 
-def load_session(raw: str) -> tuple[User, datetime] | None:
-    """The user of the live session of a cookie value, and when that session expires."""
+def load_session(raw: str) -> tuple[User, datetime, str, datetime | None] | None:
+    """The user of the live session of a cookie value, when that session expires, its id, and when its owner
+    last proved who they are in it (``app.auth.sudo``)."""
     row = db.session.execute(_LIVE_SESSION_USER, {"token_hash": hash_token(raw), "now": utcnow()}).first()
-    return None if row is None else (row[0], row[1])
+    return None if row is None else (row[0], row[1], row[2], row[3])
 
 
 def grant_password(user: User) -> dict:

@@ -112,7 +112,7 @@ def _load_user(req):
     loaded = service.load_session(raw)
     if loaded is None:
         return None
-    user, g.session_expires_at = loaded
+    user, g.session_expires_at, g.auth_session_id, g.authenticated_at = loaded
     g.authenticated_by = "session"
     return user
 
@@ -153,11 +153,6 @@ def _unauthorized():
 
 def current_cookie() -> str | None:
     return request.cookies.get(current_app.config["AUTH_COOKIE_NAME"])
-
-
-def session_cookie_in_use() -> str | None:
-    """The session cookie when it is what authenticated this request (not a bearer token)."""
-    return current_cookie() if g.get("authenticated_by") == "session" else None
 
 
 def set_cookie(response, raw: str, expires: datetime) -> None:

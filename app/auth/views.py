@@ -10,7 +10,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
 
-from app.auth import oauth, passkeys, schemas, service
+from app.auth import oauth, passkeys, schemas, service, sudo
 from app.auth import sessions as auth_sessions
 from app.common.http import json_body, ok
 from app.common.negotiation import accepts_form, is_form_post
@@ -28,6 +28,8 @@ SAME_ANSWER = "If an account with this email exists, we have sent it a mail."
 
 def _login_error_url(code: str) -> str:
     params = {"error": code}
+    if g.get("two_factor_code_used"):
+        params["reason"] = "used"  # the page says the code was right but spent: wait for the next one
     try:
         callback = request.form.get("callbackUrl")
     except HTTPException:  # the form cannot be read: it is the error being reported (413)
@@ -77,9 +79,13 @@ def sign_in_limits(*, exempt_when=None):
 
 def _authenticate(data):
     """The user of a password sign-in; marks failures for the limits of ``sign_in_limits``."""
-    with counting_failures("signin_failed", "INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED"), \
-            counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
-        return service.authenticate(data["email"], data["password"], data.get("code"))
+    try:
+        with counting_failures("signin_failed", "INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED"), \
+                counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
+            return service.authenticate(data["email"], data["password"], data.get("code"))
+    except ApiError as exc:
+        g.two_factor_code_used = (exc.details or {}).get("reason") == "used"
+        raise
 
 
 @bp.post("/register")
@@ -229,7 +235,9 @@ def passkey_signin():
 _OAUTH_SIGNIN_RESPONSES = {302: ("Redirect to the provider's authorization page (404 when the provider is not "
                                  "configured)", None)}
 _OAUTH_LINK_RESPONSES = {302: ("Redirect to the provider's authorization page; the callback links its account "
-                               "(404 when the provider is not configured, 401 when not signed in, 409 "
+                               "(404 when the provider is not configured, 401 when not signed in, 403 "
+                               "SESSION_REQUIRED with a bearer token, 403 REAUTHENTICATION_REQUIRED when the "
+                               "session did not sign in or re-authenticate within SUDO_LIFETIME, 409 "
                                "PROVIDER_ALREADY_LINKED when an account of the provider is linked already)",
                                None)}
 _OAUTH_CALLBACK_RESPONSES = {302: ("Sign-in: redirect to the callbackUrl given at the start, signed in (session "
@@ -259,12 +267,12 @@ def _oauth_signin(provider: str):
 
 def _oauth_link(provider: str):
     oauth.require_provider(provider)
-    user_id = _cookie_user_id()
-    if user_id is None:
+    if not current_user.is_authenticated:
         raise Unauthenticated()
+    sudo.require_recent(current_user)  # a new way in is a security change (a bearer token: SESSION_REQUIRED)
     service.check_no_identity_of(current_user, provider)
     callback = same_origin_url(request.args.get("callbackUrl") or "/account", current_app.config["BASE_URL"])
-    return oauth.authorize_redirect(provider, callback, link_user_id=user_id)
+    return oauth.authorize_redirect(provider, callback, link_user_id=current_user.id)
 
 
 def _oauth_callback(provider: str):

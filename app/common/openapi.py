@@ -137,7 +137,7 @@ def build_spec(app: Flask) -> dict:
                 response: dict = {"description": description, "headers": dict(common_headers)}
                 if status in (301, 302, 303, 307):
                     response["headers"]["Location"] = {"required": True, "schema": {"type": "string"}}
-                elif schema is not None or doc["envelope"]:
+                elif status != 304 and (schema is not None or doc["envelope"]):  # a 304 has no body
                     body = _envelope(spec, schema, list_meta=doc["list_meta"]) if doc["envelope"] else schema
                     response["content"] = {"application/json": {"schema": body}}
                 if getattr(view, "idempotent", False):

@@ -13,7 +13,13 @@ code is drawn here on the server with segno (``/account/two-factor/qr.svg``, an 
 as the Content-Security-Policy wants), from the secret waiting for its first code, and only until it is
 confirmed (``credentials.setup_uri``; also for two-factor turned on at once by ``PUT
 /api/account/security`` and not confirmed yet): a reloaded page shows the same set-up, and once confirmed
-the secret is never shown again.
+the secret is never shown again. The set-up is the session's that started it: another browser session
+signed in to the account is shown neither the key nor the QR code. Backup codes made in this session are
+shown on every load until "I have saved them" (``credentials.backup_codes_shown``).
+
+Security changes need a recent sign-in (sudo mode, ``app.auth.sudo``): a change the API refuses with
+REAUTHENTICATION_REQUIRED opens the "Confirm it is you" dialog (``_account_reauth.html``,
+``static/js/account-reauth.js``) and is made again once the session re-authenticated.
 
 The avatar is an address elsewhere, and the Content-Security-Policy lets images come from our origin only
 (``img-src 'self' data:``), so ``/account/avatar`` fetches it for the page: through the SSRF-guarded
@@ -34,7 +40,7 @@ from flask_login import current_user
 from PIL import Image
 
 from app.account import service
-from app.auth import credentials
+from app.auth import credentials, sudo
 from app.auth.oauth import PROVIDERS
 from app.errors import NotFound
 from app.integrations import outbound
@@ -52,7 +58,6 @@ STRINGS = (
     "Two-factor sign-in is set up.", "Two-factor sign-in is off.", "Copied.",
     "Copy failed: select the codes and copy them.",
     "This set-up has expired. Set it up again.",
-    "Your backup codes are shown only this once. Leave anyway?",
     "This is the only way to sign in to your account. Set a password (forgot password) or link another "
     "account first.",
     "{provider} is no longer linked.", "Linked {date}", "Unlink {provider}", "Link {provider}",
@@ -69,6 +74,14 @@ STRINGS = (
     "This passkey is your only way to sign in. Set a password (forgot password), link an account or add another "
     "passkey first.",
     "The passkey could not be added. Try again.",
+    # sudo mode (account-reauth.js) and the backup codes (account-security.js)
+    "Not changed: confirm it is you to make this change.", "You can change your security settings now.",
+    "We mailed you a code. Enter it below.", "That code is not valid: use the newest code we mailed you, once.",
+    "That code has expired: ask for a new one.", "That passkey did not confirm it is you.",
+    "The password is incorrect.", "This browser cannot use passkeys.",
+    "That code has just been used. Wait for the next one from your app, or use an unused backup code.",
+    "This set-up was started in another browser. Finish it there, or set it up again here.",
+    "Make new backup codes? The old ones stop working.", "New backup codes: the old ones no longer work.",
 )
 LANGUAGE_NAMES = {"en": "English", "zh-cn": "简体中文"}
 # Pillow's format names of the images a browser shows everywhere, with the media type served for each.
@@ -92,7 +105,9 @@ def _time_zones(current: str) -> list[str]:
 @signed_in_page
 def account_page():
     account = service.account_of(current_user)
-    setup_secret = credentials.setup_secret(current_user)
+    session = sudo.current()
+    session_id = session.id if session else None
+    setup_secret = credentials.setup_secret(current_user, session_id)
     return render_page(
         "pages/account.html", strings=STRINGS, account=account, languages=LANGUAGE_NAMES, themes=THEMES,
         time_zones=_time_zones(account.preferences["timezone"]),
@@ -101,6 +116,8 @@ def account_page():
         two_factor_pending=credentials.two_factor_pending(current_user),
         two_factor_set_up=setup_secret is not None and not current_user.two_factor_enabled,
         setup_secret=setup_secret, setup_minutes=_setup_minutes(),
+        setup_elsewhere=credentials.setup_elsewhere(current_user, session_id),
+        backup_codes=credentials.backup_codes_shown(current_user, session),
         providers=PROVIDERS, avatar_version=avatar_version(account.avatar))
 
 
@@ -162,8 +179,9 @@ def settings_page():
 @bp.get("/account/two-factor/qr.svg")
 @signed_in_page
 def two_factor_qr():
-    uri = credentials.setup_uri(current_user)
-    if uri is None:  # two-factor off, or confirmed: its secret is not shown any more
+    session = sudo.current()
+    uri = credentials.setup_uri(current_user, session.id if session else None)
+    if uri is None:  # two-factor off, confirmed, or set up by another session: its secret is not shown here
         raise NotFound(message="No two-factor set-up is waiting for confirmation.")
     out = io.BytesIO()
     # Dark on white whatever the theme: scanners expect it. Error correction M survives a glare.

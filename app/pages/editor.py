@@ -48,6 +48,8 @@ STRINGS = (
     "Changed in both: choose one", "Keep yours", "Take the other version",
     "Choose a version for each field changed in both.", "Merged. What you did not keep is in the version history.",
     "Items", "Order of the sections", "(empty)", "Shown on the resume", "Hidden from the resume",
+    # editor_freshness.js: the resume saved elsewhere since this tab loaded it
+    "Changed in another tab or device", "The latest version is shown.",
     # editor_undo.js: undo and redo
     "Undo", "Undone.", "Redone.", "Removed {entry}.",
     # editor_errors.js: a refused value in the form's words

@@ -38,6 +38,9 @@ LOGIN_ERRORS = {
     "OAuthCallback": lazy_gettext("Signing in with that provider did not work. Try again, or sign in with your "
                                   "email and password (accounts with two-factor sign-in on must)."),
 }
+# A right two-factor code that was spent already (?reason=used): the step the set-up's confirmation used.
+CODE_USED = lazy_gettext("That code has just been used. Wait for the next one from your app, or use an unused "
+                         "backup code.")
 CHECK_YOUR_EMAIL = lazy_gettext("Check your email")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
 
@@ -79,7 +82,10 @@ def login():
     query = f"?{urlencode({'callbackUrl': callback})}" if callback else ""
     providers = [{"label": oauth.PROVIDERS[name], "href": f"/api/auth/signin/{name}{query}"}
                  for name in oauth.configured_providers()]
-    return render_template("pages/login.html", error=LOGIN_ERRORS.get(code, code and gettext("Sign-in failed.")),
+    error = LOGIN_ERRORS.get(code, code and gettext("Sign-in failed."))
+    if code == "INVALID_TWO_FACTOR_CODE" and request.args.get("reason") == "used":
+        error = CODE_USED
+    return render_template("pages/login.html", error=error,
                            error_code=code, callback=callback, providers=providers,
                            notice=request.args.get("notice"))
 

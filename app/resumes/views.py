@@ -142,10 +142,15 @@ def dismiss_import_report(resume_id: str):
 @bp.get("/resumes/<resume:resume_id>")
 @writes_nothing
 @login_required
-@api_doc("Read a resume", tags=["resumes"], auth=True, responses={200: ("Resume", schemas.ResumeDetailSchema)})
+@api_doc("Read a resume (with If-None-Match naming its ETag: 304 while it is still that version)", tags=["resumes"],
+         auth=True, responses={200: ("Resume", schemas.ResumeDetailSchema),
+                               304: ("Not modified: the resume is still the version the ETag names", None)})
 def get_resume(resume_id: str):
     resume = service.get_owned_resume(current_user, resume_id)
-    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume)), service.etag_of(resume))
+    etag = service.etag_of(resume)
+    if request.if_none_match.contains_weak(etag.strip('"')):  # the editor's check of its copy (weak, RFC 9110)
+        return _tagged(Response(status=304), etag)
+    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume)), etag)
 
 
 @bp.put("/resumes/<resume:resume_id>")

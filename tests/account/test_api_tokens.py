@@ -105,7 +105,7 @@ def test_a_bearer_token_may_list_and_revoke_but_not_create_tokens(signed_in):
     access = password_grant(client.application.test_client(), user).get_json()["access_token"]
     other = client.application.test_client()
     refused = create(other, headers=bearer(access))
-    assert refused.status_code == 403 and refused.get_json()["code"] == "FORBIDDEN"
+    assert refused.status_code == 403 and refused.get_json()["code"] == "SESSION_REQUIRED"
     assert len(other.get("/api/account/tokens", headers=bearer(access)).get_json()["data"]["tokens"]) == 2
     assert other.delete(f"/api/account/tokens/{token['id']}", headers=bearer(access)).status_code == 200
 

@@ -65,7 +65,8 @@ def test_a_password_change_revokes_every_refresh_token_and_access_token(app, sig
     assert password_grant(api, {**user, "password": NEW_PASSWORD}).status_code == 200
 
 
-def test_a_password_change_made_with_a_bearer_token_ends_every_session_and_that_token(app, signed_in):
+def test_a_password_change_with_a_bearer_token_is_refused_and_changes_nothing(app, signed_in):
+    """Security settings change in a browser session only (sudo mode): a leaked token cannot take the account."""
     user, browser = signed_in()
     api = app.test_client()
     token = password_grant(api, user).get_json()["access_token"]
@@ -74,9 +75,10 @@ def test_a_password_change_made_with_a_bearer_token_ends_every_session_and_that_
                                                       "newPassword": NEW_PASSWORD, "confirmPassword": NEW_PASSWORD},
                        headers=bearer(token))
 
-    assert response.status_code == 200 and response.get_json()["data"]["passwordUpdated"] is True
-    assert browser.get("/api/resumes").status_code == 401
-    assert api.get("/api/resumes", headers=bearer(token)).status_code == 401
+    assert response.status_code == 403 and response.get_json()["code"] == "SESSION_REQUIRED"
+    assert browser.get("/api/resumes").status_code == 200
+    assert api.get("/api/resumes", headers=bearer(token)).status_code == 200
+    assert signin(app.test_client(), user["email"], user["password"]).status_code == 200
 
 
 def test_current_password_is_required_for_every_change(signed_in):

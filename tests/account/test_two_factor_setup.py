@@ -12,7 +12,8 @@ import pyotp
 import pytest
 from sqlalchemy import select
 
-from tests.auth.support import clock, enable_two_factor, password_grant, security, signed_in, totp  # noqa: F401
+from tests.auth.support import (clock, enable_two_factor, password_grant, reauthenticate, security,  # noqa: F401
+                                signed_in, totp)
 
 from app.auth.models import BackupCode
 from app.common.schemas import format_timestamp
@@ -125,6 +126,7 @@ def test_an_unconfirmed_set_up_expires(app, clock, signed_in, query):  # noqa: F
     user, client = signed_in()
     secret = start(client, user)["secret"]
     clock.advance(minutes=15, seconds=1)
+    reauthenticate(client, password=user["password"])  # past sudo mode's 10 minutes too
 
     response = confirm(client, totp(app, secret))
 
@@ -141,6 +143,7 @@ def test_a_set_up_confirmed_just_in_time_counts(app, clock, signed_in, query):  
     user, client = signed_in()
     secret = start(client, user)["secret"]
     clock.advance(minutes=14, seconds=50)
+    reauthenticate(client, password=user["password"])
 
     assert confirm(client, totp(app, secret)).status_code == 200
     assert stored(query, user).two_factor_enabled is True

@@ -29,6 +29,14 @@ def signed_in(app, make_user):
     return sign_in
 
 
+def reauthenticate(client, **proof):
+    """Confirm it is you (sudo mode) in the session of ``client``, as the account page's dialog does:
+    ``reauthenticate(client, password=...)``; asserts it worked."""
+    response = client.post("/api/auth/reauthenticate", json=proof)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()["data"]
+
+
 def security(client, **body):
     return client.put("/api/account/security", json=body)
 

@@ -6,13 +6,14 @@ browser; it starts no session and lands on the callbackUrl with ``?linked=`` or 
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlencode
 
 import pytest
 
 from app.auth.models import AuthSession, OAuthIdentity
 from tests.auth.test_oauth import (BASE_URL, callback, github, google, identities, oauth_app,  # noqa: F401
-                                   provider_redirect, session_user)
+                                   provider_redirect, session_user, sign_in)
 from tests.support import PASSWORD
 
 
@@ -163,3 +164,41 @@ def test_a_foreign_callback_url_is_not_followed(browser, make_user):
     user = make_user(email="me@example.com")
     password_sign_in(browser, user["email"])
     assert link(browser, "github", "https://evil.example/").headers["Location"] == f"{BASE_URL}/?linked=github"
+
+
+# -- sudo mode (issue 32, point 2): linking is a new way in, so a security change ----------------------------
+
+def test_a_bearer_token_starts_no_link(browser, make_user):
+    user = make_user(email="me@example.com")
+    token = browser.post("/api/auth/token", json={"grant_type": "password", "email": user["email"],
+                                                  "password": PASSWORD}).get_json()["access_token"]
+
+    response = browser.get("/api/auth/link/github", headers={"Authorization": f"Bearer {token}"})
+
+    assert response.status_code == 403 and response.get_json()["code"] == "SESSION_REQUIRED"
+
+
+def test_a_session_past_ten_minutes_reauthenticates_before_it_links(oauth_app, browser, make_user, query):
+    user = make_user(email="me@example.com")
+    password_sign_in(browser, user["email"])
+    oauth_app.extensions["clock"].advance(minutes=10, seconds=1)
+    try:
+        response = browser.get("/api/auth/link/github?callbackUrl=/account")
+        assert response.status_code == 403
+        assert response.get_json()["code"] == "REAUTHENTICATION_REQUIRED"
+        assert response.get_json()["details"]["methods"] == ["password"]
+        assert identities(query) == []
+
+        assert browser.post("/api/auth/reauthenticate", json={"password": PASSWORD}).status_code == 200
+        assert link(browser).headers["Location"] == f"{BASE_URL}/account?linked=github"
+    finally:
+        oauth_app.extensions["clock"].offset = timedelta(0)
+    assert identities(query) == [("github", "583231", user["id"])]
+
+
+def test_a_provider_sign_in_counts_as_a_recent_authentication(browser):
+    assert sign_in(browser, "github").status_code == 302
+
+    status = browser.get("/api/auth/reauthenticate").get_json()["data"]
+    assert status["recent"] is True and status["methods"] == ["email"]  # no password: a mailed code
+    assert start_link(browser, "google").startswith("http")

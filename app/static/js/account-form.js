@@ -11,8 +11,12 @@ const MESSAGES = {
   PASSKEY_INVALID: "The passkey could not be added. Try again.",
 };
 
+// A right code spent already (details.reason "used"): the one that confirmed the set-up, seconds ago.
+const CODE_USED = "That code has just been used. Wait for the next one from your app, or use an unused backup code.";
+
 export function explain(error) {
-  if (MESSAGES[error.code]) error.message = t(MESSAGES[error.code]);
+  if (error.code === "INVALID_TWO_FACTOR_CODE" && error.details?.reason === "used") error.message = t(CODE_USED);
+  else if (MESSAGES[error.code]) error.message = t(MESSAGES[error.code]);
   return error;
 }
 

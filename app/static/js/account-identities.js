@@ -1,9 +1,11 @@
 // The provider accounts that sign this person in (GET /api/account/identities): unlink one (DELETE;
 // the API refuses the last way into the account), or link another through /api/auth/link/<provider>,
-// which comes back here with ?linked=<provider> or ?link_error=<CODE>.
+// which comes back here with ?linked=<provider> or ?link_error=<CODE>. Linking is a security change: a
+// session that has not signed in lately is asked who it is before it leaves for the provider.
 import { request, toast } from "./api.js";
 import { t, language } from "./i18n.js";
 import { explain } from "./account-form.js";
+import { ensureSudo } from "./account-reauth.js";
 
 const list = document.getElementById("identity-list");
 const links = document.getElementById("identity-links");
@@ -84,6 +86,17 @@ export async function initIdentities() {
   list.addEventListener("click", (event) => {
     const button = event.target.closest("[data-unlink]");
     if (button) unlink(button);
+  });
+  links.addEventListener("click", async (event) => {
+    const link = event.target.closest("[data-link]");
+    if (!link) return;
+    event.preventDefault();
+    say("");
+    try {
+      if (await ensureSudo()) window.location.assign(link.href);
+    } catch (error) {
+      say(explain(error).message);
+    }
   });
   try {
     render(await request("GET", "/api/account/identities"));

@@ -1,10 +1,12 @@
 // Passkeys (GET /api/account/passkeys): add one (POST .../options, navigator.credentials.create, POST
-// /api/account/passkeys), rename one (PUT) and remove one (DELETE; the API refuses the last way into the
-// account with 409 LAST_SIGN_IN_METHOD). Each sign-in with one happens on /login (login.js).
+// /api/account/passkeys; a security change, made with withSudo), rename one (PUT) and remove one (DELETE;
+// the API refuses the last way into the account with 409 LAST_SIGN_IN_METHOD). Each sign-in with one
+// happens on /login (login.js).
 import { request, toast } from "./api.js";
 import { t, language } from "./i18n.js";
 import { busy, clear, explain, fail } from "./account-form.js";
 import { createCredential, supported } from "./webauthn.js";
+import { withSudo } from "./account-reauth.js";
 
 const dateFormat = new Intl.DateTimeFormat(language === "zh-cn" ? "zh-CN" : "en", { dateStyle: "medium" });
 
@@ -52,9 +54,11 @@ function errorMessage(error) {
 async function add(form) {
   say("");
   try {
-    const options = await request("POST", "/api/account/passkey/options");
-    const credential = await createCredential(options.publicKey);
-    await request("POST", "/api/account/passkeys", { credential, name: form.elements.name.value });
+    await withSudo(async () => { // adding a way in is a security change: a recent sign-in first
+      const options = await request("POST", "/api/account/passkey/options");
+      const credential = await createCredential(options.publicKey);
+      await request("POST", "/api/account/passkeys", { credential, name: form.elements.name.value });
+    });
     form.reset();
     render(await request("GET", "/api/account/passkeys"));
     toast(t("Passkey added."), "ok");

@@ -1,11 +1,15 @@
 // Password change, and two-factor sign-in: set up (POST /api/account/two-factor/setup answers a key
 // that waits for its first code, two-factor still off; the page shows the server-drawn QR code),
 // confirm with a first code (POST /api/account/two-factor/confirm turns it on and answers the backup
-// codes, shown this once); and turning it off (PUT /api/account/security). Leaving or reloading the
-// page mid-set-up locks nobody out: the set-up waits (the page shows it again) and then expires.
+// codes), new backup codes (POST /api/account/two-factor/backup-codes), and turning it off (PUT
+// /api/account/security). Leaving or reloading the page mid-set-up locks nobody out: the set-up waits
+// (this session's page shows it again) and then expires. Backup codes made in this session are shown on
+// every load until "I have saved them" (POST .../backup-codes/dismiss). Each change goes through
+// withSudo: a session that has not signed in lately is asked who it is first (account-reauth.js).
 import { request, toast } from "./api.js";
 import { t } from "./i18n.js";
 import { busy, clear, fail, failAt } from "./account-form.js";
+import { withSudo } from "./account-reauth.js";
 
 export function initPassword() {
   const form = document.getElementById("password-form");
@@ -22,7 +26,7 @@ export function initPassword() {
     }
     await busy(form, async () => {
       try {
-        await request("PUT", "/api/account/security", body);
+        await withSudo(() => request("PUT", "/api/account/security", body));
         form.reset();
         toast(t("Your password has been changed."), "ok");
       } catch (error) {
@@ -33,7 +37,6 @@ export function initPassword() {
 }
 
 const section = document.getElementById("two-factor");
-let codesShown = false; // backup codes on screen, not yet marked saved: leaving would lose them
 
 function show(id, visible) {
   document.getElementById(id).hidden = !visible;
@@ -45,6 +48,7 @@ function setState(enabled) {
   section.dataset.enabled = String(enabled);
   show("tf-enable-form", !enabled);
   show("tf-disable-form", enabled);
+  show("tf-regenerate-row", enabled);
 }
 
 // The set-up's steps (QR code, key, code) shown or put away; two-factor's state is not touched.
@@ -66,16 +70,19 @@ function hideSetUp() {
   document.getElementById("tf-secret").textContent = "";
 }
 
+function offerDownload(codes) {
+  const download = document.getElementById("tf-download");
+  download.href = "data:text/plain;charset=utf-8," + encodeURIComponent(codes.join("\n") + "\n");
+}
+
 function showCodes(codes) {
   document.getElementById("tf-codes-list").replaceChildren(...codes.map((code) => {
     const item = document.createElement("li");
     item.textContent = code;
     return item;
   }));
-  const download = document.getElementById("tf-download");
-  download.href = "data:text/plain;charset=utf-8," + encodeURIComponent(codes.join("\n") + "\n");
+  offerDownload(codes);
   show("tf-codes", true);
-  codesShown = true;
   document.getElementById("tf-copy").focus();
 }
 
@@ -83,13 +90,17 @@ function hideCodes() {
   document.getElementById("tf-codes-list").replaceChildren();
   document.getElementById("tf-download").href = "#";
   show("tf-codes", false);
-  codesShown = false;
+}
+
+function shownCodes() {
+  return [...document.querySelectorAll("#tf-codes-list li")].map((item) => item.textContent);
 }
 
 async function enable(form) {
-  const data = await request("POST", "/api/account/two-factor/setup",
-                             { currentPassword: form.elements.currentPassword.value });
+  const data = await withSudo(() => request("POST", "/api/account/two-factor/setup",
+                                            { currentPassword: form.elements.currentPassword.value }));
   form.reset();
+  document.getElementById("tf-elsewhere")?.remove();
   showSetUp(data.secret);
   document.getElementById("tf-code").focus();
 }
@@ -97,15 +108,18 @@ async function enable(form) {
 async function confirm(form) {
   let data;
   try {
-    data = await request("POST", "/api/account/two-factor/confirm", { code: form.elements.code.value });
+    data = await withSudo(() => request("POST", "/api/account/two-factor/confirm", { code: form.elements.code.value }));
   } catch (error) {
     // The code was six digits (checked here): a validation error means no set-up waits any more
-    // (it expired, or was given up elsewhere). Start again from the password.
-    if (error.code !== "VALIDATION_ERROR" || section.dataset.enabled === "true") throw error;
+    // (it expired, or was given up elsewhere); another session may have started one since. Start again
+    // from the password.
+    const elsewhere = error.code === "TWO_FACTOR_SETUP_IN_ANOTHER_SESSION";
+    if (!elsewhere && (error.code !== "VALIDATION_ERROR" || section.dataset.enabled === "true")) throw error;
     form.reset();
     hideSetUp();
-    setState(false);
-    toast(t("This set-up has expired. Set it up again."), "error");
+    setState(section.dataset.enabled === "true");
+    toast(elsewhere ? t("This set-up was started in another browser. Finish it there, or set it up again here.")
+      : t("This set-up has expired. Set it up again."), "error");
     document.getElementById("tf-enable-password").focus();
     return;
   }
@@ -118,8 +132,8 @@ async function confirm(form) {
 }
 
 async function disable(form) {
-  await request("PUT", "/api/account/security",
-                { currentPassword: form.elements.currentPassword.value, twoFactorEnabled: false });
+  await withSudo(() => request("PUT", "/api/account/security",
+                               { currentPassword: form.elements.currentPassword.value, twoFactorEnabled: false }));
   form.reset();
   hideSetUp();
   hideCodes();
@@ -154,22 +168,40 @@ export function initTwoFactor() {
   onSubmit("tf-enable-form", enable);
   onSubmit("tf-confirm-form", confirm);
   onSubmit("tf-disable-form", disable);
+  if (shownCodes().length) offerDownload(shownCodes()); // made in this session, not dismissed yet
   document.getElementById("tf-copy").addEventListener("click", async () => {
-    const codes = [...document.querySelectorAll("#tf-codes-list li")].map((item) => item.textContent);
     try {
-      await navigator.clipboard.writeText(codes.join("\n"));
+      await navigator.clipboard.writeText(shownCodes().join("\n"));
       toast(t("Copied."), "ok");
     } catch {
       toast(t("Copy failed: select the codes and copy them."), "error");
     }
   });
-  document.getElementById("tf-done").addEventListener("click", () => {
-    hideCodes();
-    document.getElementById("tf-state").focus();
+  document.getElementById("tf-done").addEventListener("click", async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    try {
+      await request("POST", "/api/account/two-factor/backup-codes/dismiss");
+      hideCodes();
+      document.getElementById("tf-state").focus();
+    } catch (error) {
+      toast(error.message, "error");
+    } finally {
+      button.disabled = false;
+    }
   });
-  window.addEventListener("beforeunload", (event) => {
-    if (!codesShown) return;
-    event.preventDefault();
-    event.returnValue = t("Your backup codes are shown only this once. Leave anyway?");
+  document.getElementById("tf-regenerate").addEventListener("click", async (event) => {
+    if (!window.confirm(t("Make new backup codes? The old ones stop working."))) return;
+    const button = event.currentTarget;
+    button.disabled = true;
+    try {
+      const data = await withSudo(() => request("POST", "/api/account/two-factor/backup-codes"));
+      showCodes(data.backupCodes);
+      toast(t("New backup codes: the old ones no longer work."), "ok");
+    } catch (error) {
+      toast(error.message, "error");
+    } finally {
+      button.disabled = false;
+    }
   });
 }

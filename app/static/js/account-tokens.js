@@ -1,8 +1,10 @@
 // The account page's API tokens (GET/POST /api/account/tokens, DELETE /api/account/tokens/<id>): the live
-// tokens with their dates, a form to create one with a name (its value shown once, with Copy), and Revoke.
+// tokens with their dates, a form to create one with a name (its value shown once, with Copy; a security
+// change, made with withSudo: a session that has not signed in lately is asked who it is), and Revoke.
 import { request, toast } from "./api.js";
 import { language } from "./i18n.js";
 import { clear, fail } from "./account-form.js";
+import { withSudo } from "./account-reauth.js";
 
 const strings = JSON.parse(document.getElementById("token-strings")?.textContent || "{}");
 const list = document.getElementById("token-list");
@@ -69,7 +71,7 @@ async function create(event) {
   const button = form.querySelector("[type=submit]");
   button.disabled = true;
   try {
-    const token = await request("POST", "/api/account/tokens", { name });
+    const token = await withSudo(() => request("POST", "/api/account/tokens", { name }));
     form.reset();
     value.value = token.token;
     created.hidden = false;

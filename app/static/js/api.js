@@ -23,7 +23,8 @@ const MESSAGES = {
 // With {envelope: true} the whole answer comes back (a list's "meta" beside its "data").
 // A FormData body goes as multipart/form-data (a file upload), anything else as JSON.
 // {headers: {...}} adds request headers (e.g. If-Match); with {withHeaders: true} the answer comes back
-// as {data, headers} (headers: the response's Headers, e.g. its ETag).
+// as {data, headers} (headers: the response's Headers, e.g. its ETag). A 304 (asked for with If-None-Match)
+// is no error: its data is null.
 export async function request(method, path, body,
                               { signal, envelope = false, headers = {}, withHeaders = false } = {}) {
   const options = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers }, signal };
@@ -40,8 +41,8 @@ export async function request(method, path, body,
     if (error.name === "AbortError") throw error;
     throw new ApiError(0, { error: t("Something went wrong. Try again."), code: "NETWORK_ERROR" });
   }
-  const payload = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) {
+  const payload = [204, 304].includes(response.status) ? null : await response.json().catch(() => null);
+  if (!response.ok && response.status !== 304) {
     const error = new ApiError(response.status, payload, response.headers);
     if (MESSAGES[error.code]) error.message = t(MESSAGES[error.code]);
     if (error.code === "UNAUTHENTICATED") {

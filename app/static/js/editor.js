@@ -6,7 +6,8 @@
 // refused because the resume was saved elsewhere meanwhile opens the merge dialog (editor_conflict.js).
 // That dialog, the template picker and the import report are loaded when needed (editor_on_demand.js).
 // Every change is a step of the undo history (editor_undo.js), which shows a step again through fill().
-// The toolbar (save state, undo, redo, "Jump to preview") stays in view: editor_bar.js.
+// The toolbar (save state, undo, redo, "Jump to preview") stays in view: editor_bar.js. Whether the resume
+// was saved elsewhere since is asked when the tab gets the focus back and every few seconds: editor_freshness.js.
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
 import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_entries.js";
@@ -16,6 +17,7 @@ import { setUpHistory } from "./history.js";
 import { setUpConflictsOnDemand, setUpPickerOnDemand, showImportReportOnDemand } from "./editor_on_demand.js";
 import { History, editStep } from "./editor_undo.js";
 import { setUpBar } from "./editor_bar.js";
+import { setUpFreshness } from "./editor_freshness.js";
 
 const root = document.getElementById("editor");
 const form = document.getElementById("editor-form");
@@ -98,6 +100,8 @@ async function start() {
   fill(resume);
   history = new History({ state, fill, saver, announce, busy: () => form.inert });
   history.start();
+  setUpFreshness({ saver, state, fill, history, announce, busy: () => form.inert,
+                   seconds: Number(root.dataset.freshnessSeconds) });
   showScores(resume);
   form.removeAttribute("aria-busy");
   showImportReportOnDemand(id);

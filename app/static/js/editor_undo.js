@@ -125,6 +125,27 @@ export class History {
     }
   }
 
+  // The state now holds a version saved elsewhere (editor_freshness.js): each step becomes rebased(its
+  // snapshot), that version with the step's own changes where they still apply, and the step shown is the
+  // state. A step that no longer changes anything (the same as the one before it) is dropped.
+  rebase(rebased) {
+    const steps = [];
+    let index = 0;
+    this.steps.forEach((step, at) => {
+      const json = at === this.index ? serialize(this.state) : serialize(rebased(JSON.parse(step.json)));
+      const bare = serialize(JSON.parse(json), true);
+      if (bare !== steps.at(-1)?.bare) steps.push({ json, bare, where: step.where, back: step.back });
+      if (at === this.index) index = steps.length - 1;
+    });
+    for (const step of steps) delete step.bare;
+    this.steps = steps;
+    this.index = index;
+    this.chars = steps.reduce((sum, step) => sum + step.json.length, 0);
+    this.burst = null;
+    this.hideNotice();
+    this.refresh();
+  }
+
   trim() {
     while (this.chars > MAX_CHARS && this.index > 1) {
       this.chars -= this.steps.shift().json.length;
