@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from app.content import vocabulary
+from app.importing import lexicon
 
 MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
           "sept": 9, "oct": 10, "nov": 11, "dec": 12, "january": 1, "february": 2, "march": 3, "april": 4,
@@ -24,9 +25,12 @@ MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, 
 # "فبراير 2019", "ม.ค. 2019" (a trailing dot is the pattern's own, optional).
 MONTHS.update({name.rstrip(".").lower(): number for names in vocabulary.MONTHS.values()
                for number, name in enumerate(names.split(), start=1)})
+for _name, _number in lexicon.MONTHS.items():   # the other languages people write in ("Dezember", "março")
+    MONTHS.setdefault(_name, _number)
 PRESENT = "|".join(re.escape(word) for word in sorted(
     {"present", "current", "now", "today", "ongoing", "actualidad", "actual", "presente", "hoy", "至今", "现在", "目前",
-     "今", *(words["Present"].lower() for words in vocabulary.WORDS.values())}, key=len, reverse=True))
+     "今", *lexicon.PRESENT, *(words["Present"].lower() for words in vocabulary.WORDS.values())},
+    key=len, reverse=True))
 _MONTH_NAME = "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True))
 _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
          rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
@@ -36,12 +40,14 @@ _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{
          rf"|(?P<{{p}}y5>(?:19|20)\d{{{{2}}}})(?!\s*[-/.年]\s*(?:0?[1-9]|1[0-2])(?!\d)))")
 START = _DATE.format(p="s_")
 END = _DATE.format(p="e_")
-_SEPARATOR = r"\s*(?:–|—|-|‐|‑|−|~|～|to|至|到|until|till|a|hasta)\s*"
+_SEPARATOR = r"\s*(?:–|—|-|‐|‑|−|~|～|〜|至|到|" + "|".join(
+    re.escape(word) for word in sorted({"to", "until", "till", "a", "hasta", *lexicon.TO}, key=len, reverse=True)) + r")\s*"
+_SINCE = "|".join(re.escape(word) for word in sorted(lexicon.SINCE, key=len, reverse=True))
 # A date stands apart from Latin letters, digits and slashes; CJK text may touch it ("工程师2019年11月 –
 # 至今负责"), as a PDF's text runs a table's cells together.
 _BEFORE = r"(?<![0-9A-Za-z\u00c0-\u024f/])"
 _AFTER = r"(?![0-9A-Za-z\u00c0-\u024f/])"
-PERIOD = re.compile(rf"{_BEFORE}(?:(?:since|from|自)\s+)?(?P<start>{START})"
+PERIOD = re.compile(rf"{_BEFORE}(?:(?:{_SINCE})\s*)?(?P<start>{START})"
                     rf"(?:{_SEPARATOR}(?:(?P<end>{END})|(?P<present>{PRESENT})))?{_AFTER}", re.IGNORECASE)
 MONTH = re.compile(rf"{_BEFORE}{_DATE.format(p='')}{_AFTER}", re.IGNORECASE)
 
@@ -89,8 +95,11 @@ def find_period(text: str) -> Period | None:
                 continue
             start, end = _january(start), _january(end)
             return Period(start, max(start, end), False, match.span(), False, year_only)
-        if len(start) == 4 and not re.search(r"(?:since|from|自)\s", match.group(0), re.IGNORECASE):
+        since = re.match(rf"(?:{_SINCE})\s*\d", match.group(0), re.IGNORECASE)
+        if len(start) == 4 and not since:
             continue   # a lone year is more likely a number in the text than a date
+        if since:      # "seit 03/2020", "depuis 2019": ongoing since then
+            return Period(_january(start), "", True, match.span(), False, len(start) == 4)
         return Period("", _january(start), False, match.span(), True, len(start) == 4)
     return None
 

@@ -85,9 +85,17 @@ class Block:
         return total > 0 and sum(n for n, b in chars if b) * 2 > total
 
 
+# Characters a PDF's fonts map to forms no one types: Latin ligatures ("ﬁ"), Kangxi radicals and CJK
+# compatibility ideographs that Chromium's fonts give for common ideographs ("⽊" for "木"), full-width
+# Latin letters, digits and "＠" (not full-width punctuation, which Chinese and Japanese text is written
+# with). Each becomes what its compatibility decomposition says (NFKC).
+_COMPATIBILITY = re.compile(r"[\ufb00-\ufb06\u2e80-\u2fdf\uf900-\ufaff\uff10-\uff19\uff20-\uff3a\uff41-\uff5a]")
+
+
 def clean(text: str) -> str:
     """Whitespace collapsed; spaces next to CJK characters kept as given (a reader keeps them)."""
-    text = unicodedata.normalize("NFC", text.replace("\u00a0", " ").replace("\u200b", ""))
+    text = text.replace("\u00a0", " ").replace("\u200b", "")
+    text = unicodedata.normalize("NFC", _COMPATIBILITY.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text))
     return " ".join(text.split())
 
 

@@ -162,7 +162,7 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
     previous: _Char | None = None
     space = False
     backwards_line = False    # the line holds right-to-left letters
-    for char in _page_chars(pdfium, textpage, count, height):
+    for char in _accents_joined(_page_chars(pdfium, textpage, count, height)):
         if char is None:
             previous, space = None, False
             continue
@@ -207,6 +207,45 @@ def _page_lines(pdfium, textpage, count: int, page: int, height: float) -> list[
             row = in_logical_order(row, base)
         lines.append(_line(row, page))
     return lines
+
+
+# Accents a TeX font (OT1) draws as glyphs of their own over a letter; each with the combining mark it is.
+SPACING_ACCENTS = {"\u00a8": "\u0308", "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "^": "\u0302",
+                   "\u02dc": "\u0303", "\u00b8": "\u0327", "\u02c7": "\u030c", "\u02d8": "\u0306",
+                   "\u02d9": "\u0307", "\u02da": "\u030a", "\u00af": "\u0304", "\u02dd": "\u030b"}
+
+
+def _over(accent: _Char, char: _Char) -> bool:
+    """Whether an accent's glyph stands over (or under) a letter: its middle within the letter's width."""
+    middle = (accent.x0 + accent.x1) / 2
+    return char.x0 - 0.5 <= middle <= char.x1 + 0.5
+
+
+def _accents_joined(chars) -> list:
+    """The page's characters with each accent a TeX font draws as a glyph of its own ("u" and "¨", in
+    any order, even at the end of the page's text) joined to the letter it stands over: "ü". An accent
+    over no letter stays as it is."""
+    chars = list(chars)
+    accents = [i for i, c in enumerate(chars) if c not in (None, " ") and c.text in SPACING_ACCENTS]
+    if not accents:
+        return chars
+    letters = [c for c in chars if c not in (None, " ") and c.text.isalpha()]
+    joined = set()
+    for index in accents:
+        accent = chars[index]
+        middle = (accent.x0 + accent.x1) / 2
+        under = [c for c in letters if abs(c.baseline - accent.baseline) <= 0.6 * max(c.size, 1.0) and _over(accent, c)]
+        if under:
+            letter = min(under, key=lambda c: abs((c.x0 + c.x1) / 2 - middle))
+            letter.text = _accented(letter.text, accent.text)
+            joined.add(index)
+    return [c for i, c in enumerate(chars) if i not in joined]
+
+
+def _accented(letter: str, accent: str) -> str:
+    """The letter with the accent, composed where Unicode has it ("ü"); a dotless i takes the accent as i."""
+    base = "i" if letter == "\u0131" else "j" if letter == "\u0237" else letter
+    return unicodedata.normalize("NFC", base + SPACING_ACCENTS[accent])
 
 
 def _line(row: list[list], page: int) -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.content import vocabulary
+from app.importing import lexicon
 
 HEADINGS: dict[str, tuple[str, ...]] = {
     "summary": ("summary", "profile", "professional summary", "career summary", "about", "about me", "objective",
@@ -65,7 +66,7 @@ HEADINGS: dict[str, tuple[str, ...]] = {
                    "referências"),
 }
 _PUNCTUATION = re.compile(r"[^\w\s]|_", re.UNICODE)
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7a3\uff66-\uff9f]+")  # kana, hangul too
 
 CONTACT_LABELS = ("e-mail", "email", "mail", "phone", "telephone", "tel", "mobile", "cell", "address",
                   "location", "website", "web", "homepage", "url", "correo", "correo electrónico", "teléfono",
@@ -166,7 +167,8 @@ def heading_key(text: str) -> str:
 
 # Every heading above, and every heading the service prints in each of its languages
 # (``app.content.vocabulary``: a resume it printed comes back whole), by its key.
-_BY_NAME = {**{heading_key(vocabulary.HEADINGS[language][key]): key
+_BY_NAME = {**{heading_key(name): key for key, names in lexicon.HEADINGS.items() for name in names},
+            **{heading_key(vocabulary.HEADINGS[language][key]): key
                for language in vocabulary.HEADINGS for key in HEADINGS if key in vocabulary.HEADINGS[language]},
             **{name: key for key, names in HEADINGS.items() for name in names}}
 # The languages whose templates print each heading ("Contact": English, French, German).
@@ -198,6 +200,22 @@ def section_of(text: str) -> str | None:
             return first
     if cjk and not latin:
         return _BY_NAME.get(cjk)
+    return _section_by_form(key)
+
+
+def _section_by_form(key: str) -> str | None:
+    """A heading named by a form of a known one: a plural ("Educations"), a compound's last part
+    ("Arbeitserfahrung", "Schulausbildung"), or after an icon read as a letter ("ć Experience")."""
+    parts = key.split()
+    if len(parts) > 1 and len(parts[0]) == 1 and " ".join(parts[1:]) in _BY_NAME:
+        return _BY_NAME[" ".join(parts[1:])]
+    singular = " ".join(part[:-1] if len(part) > 3 and part.endswith("s") else part for part in parts)
+    if singular in _BY_NAME:
+        return _BY_NAME[singular]
+    if len(parts) <= 2 and len(parts[-1]) >= 8:
+        for ending, section in lexicon.COMPOUND_ENDINGS.items():
+            if parts[-1].endswith(ending):
+                return section
     return None
 
 
@@ -254,6 +272,24 @@ def is_label(text: str) -> bool:
 _LETTER = "a-zß-öø-ÿ"  # Latin letters, accented ones too ("técnico", "diseñador")
 
 
+def _split(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Words of Latin letters (matched as whole words) and the others (matched inside the text; those
+    of fewer than three letters left out, as they occur inside longer words)."""
+    latin = tuple(w for w in words if re.fullmatch(rf"[{_LETTER}.\-]+", w))
+    other = tuple(w for w in words if w not in latin and " " not in w and (len(w) >= 3 or _CJK_RUN.match(w)))
+    return latin, other
+
+
+_MORE_POSITION, _MORE_POSITION_OTHER = _split(lexicon.POSITION_WORDS)
+POSITION_WORDS += _MORE_POSITION
+POSITION_WORDS_ZH += _MORE_POSITION_OTHER
+_MORE_COMPANY, _MORE_COMPANY_OTHER = _split(lexicon.COMPANY_WORDS)
+COMPANY_WORDS += _MORE_COMPANY
+COMPANY_WORDS_ZH += _MORE_COMPANY_OTHER
+_DEGREE_LATIN, _DEGREE_OTHER = _split(DEGREE_WORDS + lexicon.DEGREE_WORDS)
+_SCHOOL_LATIN, _SCHOOL_OTHER = _split(SCHOOL_WORDS + lexicon.SCHOOL_WORDS)
+
+
 def _words(text: str) -> list[str]:
     found = re.findall(rf"[{_LETTER}][{_LETTER}.\-]*[{_LETTER}]|[{_LETTER}]", text.casefold())
     return found + [part for word in found if "-" in word for part in word.split("-")] + \
@@ -277,4 +313,4 @@ def position_score(text: str) -> int:
 
 
 def degree_score(text: str) -> int:
-    return _score(text, DEGREE_WORDS, DEGREE_WORDS) - _score(text, SCHOOL_WORDS, SCHOOL_WORDS)
+    return _score(text, _DEGREE_LATIN, _DEGREE_OTHER) - _score(text, _SCHOOL_LATIN, _SCHOOL_OTHER)
