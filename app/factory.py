@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from app import i18n, queue
 from app.account.token_views import bp as account_tokens_bp
 from app.account.views import bp as account_bp
+from app.ai import import_reading
 from app.ai.views import bp as ai_bp
 from app.auth import oauth as oauth_providers, sessions
 from app.auth.sudo_views import bp as reauth_bp
@@ -32,6 +33,7 @@ from app.pages import (  # noqa: F401  (the signed-in app's pages)
 from app.pages import files as _file_pages, payments as _payment_pages, share as _share_pages  # noqa: F401
 from app.pages.views import bp as pages_bp  # (the modules above add their routes to it)
 from app.queue import request_connection_options
+from app.resumes import imports
 from app.resumes.picture_views import bp as resume_pictures_bp
 from app.resumes.views import bp as resumes_bp
 from app.webhooks.views import bp as webhooks_bp
@@ -76,6 +78,7 @@ def create_app(config: str | dict | None = None) -> Flask:
     queue.init_app(app, embedded_worker=lambda built: WorkerProcess(built, embedded=True))
     mail.init_app(app)
     storage.init_app(app)
+    imports.init_app(app, assist=import_reading.assist)  # the AI-assisted reading (``ai`` sits above ``resumes``)
 
     routing.init_app(app)  # before the blueprints: ``<int:...>`` within what the database holds
     for blueprint in (auth_bp, reauth_bp, resumes_bp, resume_pictures_bp, ai_bp, account_bp, account_tokens_bp,

@@ -24,6 +24,7 @@ SURFACE = ROOT / "tests" / "data" / "surface"
 # Every job RQ may hold, by the dotted name it stores.
 JOB_NAMES = (
     "app.ai.generation.run_generation",
+    "app.ai.import_reading.run_import_reading",
     "app.ai.letters.render_letter",
     "app.auth.jobs.send_verification_email",  # the mail outbox's jobs (app.events.mail), and RQ jobs queued
     "app.auth.jobs.send_password_reset_email",  # under these names before it (they still run)

@@ -8,10 +8,15 @@ from app.users.models import User
 UPGRADE_PATH = "/billing"
 
 
+def may_use_ai(user: User) -> bool:
+    """Whether the user's plan has AI features."""
+    return plan_for(user.subscription_type).ai_features
+
+
 def require_ai_features(user: User) -> None:
     """Raises 403 PLAN_UPGRADE_REQUIRED on a plan without AI features; the details name the plans
     that have them and where to upgrade."""
-    if plan_for(user.subscription_type).ai_features:
+    if may_use_ai(user):
         return
     plans = [plan.type for plan in PLANS.values() if plan.ai_features]
     raise ApiError("PLAN_UPGRADE_REQUIRED",

@@ -7,9 +7,10 @@ read into sections) costs this process, never the web worker, and PDFium runs he
 process's lock. The whole reading happens here: the lines of styled text (PDFium or python-docx),
 then the blocks, sections and entries (``structure.py``); it imports neither Flask nor the database.
 
-The output is ``{"content": {...}, "notes": [...], "pages": [...]}`` (the content as
-``structure.parse`` reads it, before the content schema's check, what the reading was unsure of,
-and for a PDF each page as a base64 PNG) or ``{"error": reason}``
+The output is ``{"content": {...}, "notes": [...], "text": "...", "pages": [...]}`` (the content as
+``structure.parse`` reads it, before the content schema's check, what the reading was unsure of, the
+lines' text in reading order (a line a row, its cells apart by a tab), and for a PDF each page as a
+base64 PNG) or ``{"error": reason}``
 (``encrypted``, ``corrupt``, ``too_many_pages``, ``too_long``, ``too_many_lines``, ``no_text``). A
 line is one visual line of a PDF page, or one paragraph of a DOCX (a line break inside it starts
 another line):
@@ -54,7 +55,8 @@ def main() -> None:
     data = sys.stdin.buffer.read()
     try:
         notes: list[dict] = []
-        result = {"content": read(kind, data, limits, notes), "notes": notes}
+        texts: list[str] = []
+        result = {"content": read(kind, data, limits, notes, texts), "notes": notes, "text": "\n".join(texts)}
         if kind == "pdf":   # what the editor shows beside the form: the file's own pages
             result["pages"] = [base64.b64encode(png).decode("ascii") for png in page_pictures(data, limits["pages"])]
     except Unreadable as exc:
@@ -67,13 +69,16 @@ def main() -> None:
     sys.stdout.buffer.write(json.dumps(result, ensure_ascii=False).encode("utf-8"))
 
 
-def read(kind: str, data: bytes, limits: dict, notes: list[dict] | None = None) -> dict:
-    """The resume in a PDF or DOCX's bytes; what the reading was unsure of is added to ``notes``.
-    Raises Unreadable."""
+def read(kind: str, data: bytes, limits: dict, notes: list[dict] | None = None,
+         texts: list[str] | None = None) -> dict:
+    """The resume in a PDF or DOCX's bytes; what the reading was unsure of is added to ``notes``, each
+    line's text to ``texts``. Raises Unreadable."""
     if kind == "pdf":
         lines = pdf_lines(data, limits["pages"], limits["chars"], limits["lines"])
     else:
         lines = docx_lines(data, limits["chars"], limits["lines"])
     if sum(len(run["t"].strip()) for line in lines for cell in line["cells"] for run in cell) < MIN_TEXT:
         raise Unreadable("no_text")
+    if texts is not None:
+        texts.extend("\t".join("".join(run["t"] for run in cell) for cell in line["cells"]) for line in lines)
     return structure.parse(lines, notes)

@@ -51,14 +51,15 @@ def sniff(data: bytes) -> str | None:
 class Reading:
     """A document read: its ``content`` (valid), the content paths of what was read but ``dropped``,
     the texts ``cut`` to fit their field (``[{"path", "text": the rest}]``) and what the reading was
-    ``unsure`` of (``[{"path", "reason", "text"}]``, ``structure.parse``), and a PDF's ``pages``
-    as PNG pictures."""
+    ``unsure`` of (``[{"path", "reason", "text"}]``, ``structure.parse``), a PDF's ``pages``
+    as PNG pictures, and the ``text`` of its lines in reading order (for a second reader; never stored)."""
 
     content: dict
     dropped: list[str] = field(default_factory=list)
     cut: list[dict] = field(default_factory=list)
     unsure: list[dict] = field(default_factory=list)
     pages: list[bytes] = field(default_factory=list)   # a PDF's pages as PNG pictures
+    text: str = ""
 
 
 def read(kind: str, data: bytes) -> tuple[dict, list[str]]:
@@ -73,10 +74,10 @@ def read_all(kind: str, data: bytes) -> Reading:
     and Busy."""
     if kind == "docx":
         _check_zip(data)
-    content, unsure, pages = sandbox.read_content(kind, data)
+    content, unsure, pages, text = sandbox.read_content(kind, data)
     content, cut = cleaning.cut_to_fit(content)
     content, dropped = cleaning.keep_valid(content)
-    return Reading(content, dropped, cut, unsure, pages)
+    return Reading(content, dropped, cut, unsure, pages, text)
 
 
 def _check_zip(data: bytes) -> None:

@@ -41,9 +41,9 @@ class Busy(Exception):
     """Every reader stayed busy for ``TIMEOUT_SECONDS``: try again shortly."""
 
 
-def read_content(kind: str, data: bytes) -> tuple[dict, list[dict], list[bytes]]:
+def read_content(kind: str, data: bytes) -> tuple[dict, list[dict], list[bytes], str]:
     """The resume in a PDF (``kind`` "pdf") or DOCX ("docx"), as ``structure.parse`` reads it, what
-    the reading was unsure of (its notes) and, for a PDF, its pages as PNG pictures.
+    the reading was unsure of (its notes), for a PDF its pages as PNG pictures, and the lines' text.
 
     Raises Unreadable (encrypted, corrupt, too_many_pages, too_long, too_many_lines, too_large,
     no_text, timeout) and Busy when every slot stays busy.
@@ -80,4 +80,4 @@ def read_content(kind: str, data: bytes) -> tuple[dict, list[dict], list[bytes]]
         pages = [base64.b64decode(page, validate=True) for page in result.get("pages", [])]
     except (ValueError, TypeError):
         pages = []
-    return result["content"], result.get("notes", []), pages
+    return result["content"], result.get("notes", []), pages, str(result.get("text", ""))

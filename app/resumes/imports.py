@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import json
 from pathlib import PurePath
+from typing import Callable
+
+from flask import Flask, current_app
 
 from app.content import cleaning, jsonresume, language
 from app.content.schema import ContentSchema
@@ -51,6 +54,11 @@ MESSAGES = {
 }
 
 
+def init_app(app: Flask, *, assist: Callable[[User, reading.Reading], reading.Reading] | None = None) -> None:
+    """Give the app's file imports a second reader: ``assist(user, reading)`` answers the reading to keep."""
+    app.extensions["import_assist"] = assist
+
+
 def import_document(user: User, document, *, title: str | None = None, template_id: str | None = None,
                     fallback_title: str = "") -> tuple[Resume, list[str], ResumeImport]:
     """A JSON Resume document as a new resume, titled ``title``, else the document's own title, the
@@ -78,7 +86,8 @@ def _import_json_resume(user: User, document, title: str | None, template_id: st
 
 def import_file(user: User, filename: str, data: bytes, *, title: str | None = None,
                 template_id: str | None = None) -> tuple[Resume, list[str], ResumeImport]:
-    """A file as a new resume. Raises VALIDATION_ERROR (an empty file), UNSUPPORTED_MEDIA_TYPE,
+    """A file as a new resume; a PDF's or DOCX's reading goes through the app's second reader, if any
+    (``init_app``), which never raises. Raises VALIDATION_ERROR (an empty file), UNSUPPORTED_MEDIA_TYPE,
     IMPORT_UNREADABLE, SERVICE_UNAVAILABLE (every reader busy) and as ``create_resume``."""
     if not data:
         raise ApiError("VALIDATION_ERROR", "file: The file is empty.", {"field": "file"})
@@ -94,6 +103,9 @@ def import_file(user: User, filename: str, data: bytes, *, title: str | None = N
         except jsonresume.NotJsonResume:
             raise _unreadable("not_json_resume", kind) from None
     found = read_document(kind, data)
+    assist = current_app.extensions.get("import_assist")
+    if assist is not None:
+        found = assist(user, found)
     found.content["language"] = language.guess(found.content)  # shown in the editor, where the user can change it
     name = (found.content.get("personalInfo") or {}).get("name", "")
     return _create(user, found, kind, _file_name(filename), title or name or stem, template_id)

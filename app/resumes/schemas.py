@@ -300,7 +300,9 @@ class UnsureSchema(OutputSchema):
         "description": "order (told apart from its neighbour by place alone), no_dates, year_only (months "
                        "taken as January), custom_section (a heading "
                        "no section's words name, kept under its own title), unplaced (header text that fitted no "
-                       "field), not_found (no name, or no e-mail address)"})
+                       "field), not_found (no name, or no e-mail address), ai (filled in by the configured AI "
+                       "model from the document's text, where the rules found nothing or told two fields apart "
+                       "by order alone)"})
     text = fields.String(required=True, metadata={"description": "the text concerned, \"\" when none"})
 
 
@@ -313,7 +315,8 @@ class ImportReportSchema(OutputSchema):
     cut = fields.Function(lambda row: row.report.get("cut", []), required=True, metadata={
         "description": "texts longer than their field, cut at a sentence: [{path, text}] with the rest"})
     unsure = fields.Function(lambda row: row.report.get("unsure", []), required=True, metadata={
-        "description": "what the reading of a PDF or DOCX guessed: [{path, reason, text}]"})
+        "description": "what the reading of a PDF or DOCX guessed, and what the configured AI model filled "
+                       "in from the file's text (reason ai): [{path, reason, text}]"})
     pages = fields.Function(lambda row: row.report.get("pages", 0), required=True, metadata={
         "description": "how many pages of the imported PDF can be seen as pictures "
                        "(GET /api/resumes/<id>/import-report/pages/<n>); 0 for a DOCX or JSON"})

@@ -2,7 +2,8 @@
 
 ``POST /v1/chat/completions`` records the request (body and Authorization header) and answers a chat
 completion whose content suits what was asked (a summary, a cover letter, or a JSON object of bullets
-when ``response_format`` asks for JSON). Tests change its behaviour: ``content`` replaces the content,
+when ``response_format`` asks for JSON; for an import's reading of a file, ``reading``, a JSON object
+of content: ``{}`` unless a test sets it). Tests change its behaviour: ``content`` replaces the content,
 ``raw`` the whole body, ``status`` the status; ``hang`` makes it wait (until ``release`` or 30 s) before
 answering, so a caller's time-out passes.
 """
@@ -26,6 +27,11 @@ BULLETS = ["Led the move of the payment API to a queue-based design", "Cut p99 l
            "Mentored four engineers"]
 
 
+def is_import(body: dict) -> bool:
+    """Whether a request is an import's reading of a file (app/ai/import_reading.py's prompt)."""
+    return body["messages"][0]["content"].startswith("You read resumes.")
+
+
 class FakeOpenAI:
     def __init__(self):
         self.requests: list[dict] = []
@@ -44,6 +50,7 @@ class FakeOpenAI:
 
     def reset(self) -> None:
         self.content: str | None = None
+        self.reading: dict = {}
         self.raw: bytes | None = None
         self.status = 200
         self.hang = False
@@ -79,6 +86,8 @@ class FakeOpenAI:
     def _content(self, body: dict) -> str:
         if self.content is not None:
             return self.content
+        if is_import(body):
+            return json.dumps(self.reading, ensure_ascii=False)
         if (body.get("response_format") or {}).get("type") == "json_object":
             return json.dumps({"bullets": BULLETS})
         return LETTER if "cover letter" in body["messages"][0]["content"] else SUMMARY
