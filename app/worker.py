@@ -105,6 +105,12 @@ class LaneWorker(SimpleWorker):
             self.maintain_heartbeats(self._in_hand)
             return True
 
+    def clean_registries(self):
+        # RQ's maintenance (at a worker's start, then every few minutes) fails a started job whose registry
+        # entry expired (AbandonedJobError); a lapsed lease is first the scheduler's to queue again.
+        requeue_lost_jobs(self.connection, [queue.name for queue in self.queues])
+        super().clean_registries()
+
     def perform_job(self, job, queue):
         with self.app.app_context():
             # Log lines of the job carry the id of the request that enqueued it.

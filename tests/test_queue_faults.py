@@ -27,7 +27,7 @@ from tests.support import Receiver, wait_until
 from app.config import server_settings
 from app.queue import DEFAULT, EXPORTS
 from app.users.models import User
-from app.worker import JOB_LEASE, LOST_WORKERS, STOP_GRACE
+from app.worker import JOB_LEASE, LOST_WORKERS, STOP_GRACE, LaneWorker
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server program")
 
@@ -325,3 +325,26 @@ def test_a_job_whose_worker_dies_runs_again_on_another_once_then_fails(make_app,
     wait_until(lambda: job.get_status(refresh=True) == "failed", timeout=30, interval=0.1)
     assert job.latest_result().type.name == "FAILED"
     assert connection.llen(key) == 0  # never ran to its end
+
+
+def test_a_new_workers_registry_clean_up_queues_a_lost_job_again_instead_of_failing_it(
+        make_app, redis_server, workers):
+    """RQ's own maintenance, which a worker runs as it starts, fails a started job whose registry entry
+    expired (AbandonedJobError). A killed worker's job must instead run again: CI once saw a replacement
+    worker's start-up clean-up fail an export before the scheduler's tick queued it again."""
+    app = make_app(REDIS_URL=redis_server.url)
+    connection = app.extensions["jobs"].connection
+    worker = workers.start()
+    key = f"lost:{uuid.uuid4().hex}"
+    job = app.extensions["jobs"].enqueue(DEFAULT, test_jobs.sleep_then_record, key, 30)
+    wait_until(lambda: job.get_status(refresh=True) == "started", timeout=60, interval=0.05)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=10)
+    time.sleep(JOB_LEASE + 1.5)  # the lease lapsed; no scheduler is alive to notice
+
+    with app.app_context():
+        LaneWorker([Queue(DEFAULT, connection=connection)], connection=connection, app=app).clean_registries()
+
+    job.refresh()
+    assert job.get_status(refresh=False) == "queued" and job.meta[LOST_WORKERS] == 1
+    assert job.id in Queue(DEFAULT, connection=connection).job_ids
