@@ -1,6 +1,7 @@
 """Test helpers: a real SMTP server on loopback, factories, waiting for jobs."""
 from __future__ import annotations
 
+import io
 import re
 import socket
 import threading
@@ -150,3 +151,16 @@ class Receiver:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def drawn_pdf(draw) -> bytes:
+    """A PDF drawn with reportlab by ``draw(canvas)`` on one A4 page: positions exactly known, no template
+    involved."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    pdf = canvas.Canvas(out, pagesize=A4)
+    draw(pdf)
+    pdf.save()
+    return out.getvalue()

@@ -89,6 +89,9 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
             personal["label"] = text
         else:
             notes.append({"path": "personalInfo", "reason": "unplaced", "text": text})
+    if loose and personal.get("label") and personal.get("address"):   # told apart by their words alone
+        notes.append({"path": "personalInfo.label", "reason": "guessed", "text": personal["label"],
+                      "swap": "personalInfo.address", "page": 1})
     return personal
 
 

@@ -28,7 +28,7 @@ HEADINGS: dict[str, tuple[str, ...]] = {
         "giới thiệu", "mục tiêu nghề nghiệp", "tóm tắt", "mục tiêu",  # vi
         "نبذة", "الملخص", "نبذة عني", "الهدف", "درباره من", "خلاصه", "על עצמי", "תקציר", "सारांश", "उद्देश्य",
         "o mně", "profil", "σχετικά με εμένα", "προφίλ", "summary of qualifications", "professional summary",
-        "executive summary", "summary qualifications", "about myself", "bio", "who i am",
+        "executive summary", "summary qualifications", "about myself", "who i am",
     ),
     "contact": (
         "kontaktdaten", "persönliche daten", "persönliche angaben", "angaben zur person", "zur person",
@@ -40,7 +40,7 @@ HEADINGS: dict[str, tuple[str, ...]] = {
         "kontak", "data pribadi", "informasi pribadi", "thông tin cá nhân", "liên hệ", "thông tin liên hệ",
         "معلومات الاتصال", "معلومات شخصية", "البيانات الشخصية", "اطلاعات تماس", "اطلاعات شخصی", "פרטים אישיים",
         "פרטי קשר", "संपर्क", "व्यक्तिगत विवरण", "osobní údaje", "kontaktní údaje", "στοιχεία επικοινωνίας",
-        "επικοινωνία", "προσωπικά στοιχεία", "personal data", "personal info", "get in touch", "details",
+        "επικοινωνία", "προσωπικά στοιχεία", "personal data", "personal info", "get in touch", 
     ),
     "workExperience": (
         "berufserfahrung", "arbeitserfahrung", "berufliche erfahrung", "beruflicher werdegang", "werdegang",
@@ -92,7 +92,7 @@ HEADINGS: dict[str, tuple[str, ...]] = {
         "fähigkeiten", "fertigkeiten", "kompetenzen", "it kenntnisse", "edv kenntnisse", "technische kenntnisse",
         "fachkenntnisse", "qualifikationen", "computerkenntnisse", "fachliche kompetenzen", "schwerpunkte",
         "kenntnisse fähigkeiten", "compétences", "compétences techniques", "savoir faire", "connaissances",
-        "compétences informatiques", "outils", "informatique", "habilidades", "competências", "conhecimentos",
+        "compétences informatiques", "outils", "habilidades", "competências", "conhecimentos",
         "conhecimentos técnicos", "habilidades técnicas", "tecnologias", "ferramentas", "competencias técnicas",
         "competenze", "competenze tecniche", "abilità", "conoscenze", "competenze informatiche", "capacità",
         "vaardigheden", "competenties", "kennis", "umiejętności", "kompetencje", "umiejętności techniczne",
@@ -105,7 +105,7 @@ HEADINGS: dict[str, tuple[str, ...]] = {
         "כישורים", "कौशल", "तकनीकी कौशल", "dovednosti", "znalosti", "δεξιότητες", "skill", "technical skill",
         "skills summary", "technical proficiencies", "proficiencies", "technical expertise", "areas expertise",
         "tools technologies", "technologies tools", "programming", "programming skills", "computer skills",
-        "it skills", "software", "hard skills", "soft skills", "top skills", "abilities", "strengths",
+        "it skills", "hard skills", "soft skills", "top skills", "abilities", "strengths",
         "technical competencies", "key competencies", "core qualifications", "toolbox",
     ),
     "projects": (

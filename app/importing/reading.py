@@ -75,6 +75,8 @@ def read_all(kind: str, data: bytes) -> Reading:
     if kind == "docx":
         _check_zip(data)
     content, unsure, pages, text = sandbox.read_content(kind, data)
+    if kind != "pdf":   # a DOCX has no pages to show a note beside
+        unsure = [{key: value for key, value in note.items() if key != "page"} for note in unsure]
     content, cut = cleaning.cut_to_fit(content)
     content, dropped = cleaning.keep_valid(content)
     return Reading(content, dropped, cut, unsure, pages, text)

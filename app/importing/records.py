@@ -27,6 +27,8 @@ def read_section(content: dict, key: str, title: str, blocks: list[Block], body:
     ``{"path": "workExperience.0.position", "reason": "order", "text": ...}``."""
     if not blocks and key != "customSections":
         return
+    if key == "workExperience" and any(_skill_group(entry) for entry in entries_of(blocks, body, key)):
+        key = "customSections"   # "Technical Experience" holding "Programming Languages": read as its own section
     reader = READERS.get(key)
     if key == "skills":
         lists.skills(content, blocks)
@@ -57,11 +59,35 @@ def read_section(content: dict, key: str, title: str, blocks: list[Block], body:
             unsure = record.pop(UNSURE, {})
             if not record:
                 continue
-            for name, reason in unsure.items():
-                if notes is not None:
-                    path = f"{key}.{len(records)}" + (f".{name}" if name else "")
-                    notes.append({"path": path, "reason": reason, "text": record.get(name, "")})
+            if notes is not None:
+                notes += _notes(f"{key}.{len(records)}", record, unsure, entry.blocks[0].page if entry.blocks else 0)
             records.append(record)
+
+
+# The field a guessed one is most often confused with, for the report's one-click swap.
+_SWAPS = {"position": "company", "company": "position", "location": "company", "degree": "school",
+          "school": "degree"}
+_MERGED = re.compile(r"\s+[•●▪◦‣►▸➢➤❖]\s+")
+
+
+def _notes(path: str, record: dict, unsure: dict, page: int) -> list[dict]:
+    """The report's notes on one record: each guessed field (with the field it may have been swapped
+    with), and each highlight that holds a second bullet's marker (two items merged into one), with
+    the page of the file it was read from."""
+    found = []
+    for name, reason in unsure.items():
+        note = {"path": path + (f".{name}" if name else ""), "reason": reason, "text": record.get(name, "")}
+        if name in _SWAPS and record.get(_SWAPS[name]):
+            note["swap"] = f"{path}.{_SWAPS[name]}"
+        found.append(note)
+    for index, item in enumerate(record.get("highlights") or []):
+        parts = [part for part in _MERGED.split(item) if part.strip()]
+        if len(parts) > 1:
+            found.append({"path": f"{path}.highlights.{index}", "reason": "merged", "text": item, "parts": parts})
+    if page:
+        for note in found:
+            note["page"] = page
+    return found
 
 
 def _guessed(parts: list, score) -> bool:
@@ -91,14 +117,16 @@ def _work(entry: Entry) -> dict:
         parts and words.position_score(parts[0].text) > 0) else ""
     company = take(parts)
     location = take(parts)
+    placed = False
     if not location and position:
         company, location = _place(company)
+        placed = bool(location)
     start, end = period_of(entry)
     description, highlights = text_and_highlights(entry)
     record = filled({}, position=position, company=company, location=location, url=entry.url, startDate=start,
                     endDate=end, description=description, highlights=highlights)
     return _unsure(record, position="order" if by_order and position and company else "",
-                   startDate=_date_note(entry, start))
+                   location="place" if placed else "", startDate=_date_note(entry, start))
 
 
 def _place(company: str) -> tuple[str, str]:

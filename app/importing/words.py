@@ -186,6 +186,9 @@ def section_of(text: str) -> str | None:
     key = heading_key(text)
     if not key or len(key) > 60:
         return None
+    first = text.split(maxsplit=1)[0] if text.split() else ""
+    if first.islower() and first in _JOINING:
+        return None   # "et Informatique": the end of a wrapped line, not a heading
     if key in _BY_NAME:
         return _BY_NAME[key]
     if key.replace(" ", "") in _BY_SQUASHED and not _CJK_RUN.search(key):
@@ -216,7 +219,19 @@ def _section_by_form(key: str) -> str | None:
         for ending, section in lexicon.COMPOUND_ENDINGS.items():
             if parts[-1].endswith(ending):
                 return section
+    if 2 <= len(parts) <= 4 and key not in SKILL_GROUP_NAMES:   # "Technical Experience", "Computing Skills"
+        plural = parts[-1] != singular.split()[-1]
+        last = _BY_NAME.get(parts[-1]) or (_BY_NAME.get(singular.split()[-1]) if plural else None)
+        # A plural or a mass noun: "Machine Learning Certificate", "Best Paper Award" or "Bachelor of
+        # Education" is an entry's line.
+        if last in _NAMED_BY_LAST_WORD and (plural or last in _MASS_NOUNS) and not _score(key, _DEGREE_LATIN, ()):
+            return last
     return None
+
+
+# The sections a heading's last word names whatever stands before it ("Relevant Experience", "Core Skills").
+_NAMED_BY_LAST_WORD = ("workExperience", "education", "skills", "projects", "certificates", "awards", "publications")
+_MASS_NOUNS = ("workExperience", "education")  # "Experience", "Erfahrung", "Education", "Ausbildung"
 
 
 def language_of(headings: list[str]) -> str | None:

@@ -43,6 +43,18 @@ STRINGS = (
     "{file} was read into the form, and nothing in it was left out or guessed. Compare it with the form "
     "before your first export.",
     "Page {n} of {file}", "the document", "opens in a new tab",
+    # ... its notes grouped by entry, as chips (editor_import_words.js), with their fixes and the PDF's page
+    "Cut to fit", "Which is which?", "No dates", "Years only", "New section", "Fitted no field", "Not found",
+    "Two in one?", "From the AI", "Mixed up?", "To check", "Not kept",
+    "This bullet may be several run together:",
+    "Employer and location were split at a comma: check which is which.",
+    "Headline and address were told apart by their words alone: check which is which.",
+    "Filled in by the AI model, not read as printed: check it against your file.",
+    "{field} and {other} may be the wrong way round: check which is which.", "Check this field.",
+    "Swap", "Swap {a} and {b}", "Swap back", "Swap back {a} and {b}", "Swapped.", "Swapped {a} and {b}.",
+    "Swapped back.", "Split in two", "Join again", "Split.", "Split into two bullets.", "Joined again.",
+    "Page {n}", "Show page {n} beside the notes", "Previous page", "Next page", "{n} / {total}",
+    "{n} more", "Show fewer", "{entry}: {what}",
     # editor_conflict.js and editor_merge.js: a save refused as made from an older copy, and the merge
     "Not saved: changed elsewhere", "Changed in the other version", "Changed in this tab",
     "Changed in both: choose one", "Keep yours", "Take the other version",

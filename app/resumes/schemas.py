@@ -300,10 +300,16 @@ class UnsureSchema(OutputSchema):
         "description": "order (told apart from its neighbour by place alone), no_dates, year_only (months "
                        "taken as January), custom_section (a heading "
                        "no section's words name, kept under its own title), unplaced (header text that fitted no "
-                       "field), not_found (no name, or no e-mail address), ai (filled in by the configured AI "
+                       "field), place (a job's location split from its employer at a comma), guessed (a headline "
+                       "and an address told apart by their words alone), merged (a bullet that was probably two "
+                       "or more), not_found (no name, or no e-mail address), ai (filled in by the configured AI "
                        "model from the document's text, where the rules found nothing or told two fields apart "
                        "by order alone)"})
     text = fields.String(required=True, metadata={"description": "the text concerned, \"\" when none"})
+    page = fields.Integer(metadata={"description": "the PDF's page (1-based) the text came from; absent for a DOCX"})
+    swap = fields.String(metadata={"description": "another content path whose value may belong here (the "
+                                                  "editor's one-click swap)"})
+    parts = fields.List(fields.String(), metadata={"description": "for merged: the items it probably holds"})
 
 
 class ImportReportSchema(OutputSchema):
@@ -316,7 +322,7 @@ class ImportReportSchema(OutputSchema):
         "description": "texts longer than their field, cut at a sentence: [{path, text}] with the rest"})
     unsure = fields.Function(lambda row: row.report.get("unsure", []), required=True, metadata={
         "description": "what the reading of a PDF or DOCX guessed, and what the configured AI model filled "
-                       "in from the file's text (reason ai): [{path, reason, text}]"})
+                       "in from the file's text (reason ai): [{path, reason, text, page?, swap?, parts?}] (UnsureSchema)"})
     pages = fields.Function(lambda row: row.report.get("pages", 0), required=True, metadata={
         "description": "how many pages of the imported PDF can be seen as pictures "
                        "(GET /api/resumes/<id>/import-report/pages/<n>); 0 for a DOCX or JSON"})

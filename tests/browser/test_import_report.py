@@ -1,6 +1,7 @@
 """After a file import the editor shows, beside the preview, what the import cut, left out or guessed
 (issue 23 point 2): each item in words, a button to the field, the text that did not fit with a Copy
-button; "Done" hides the report for good. In English and Chinese."""
+button; "Done" hides the report for good. In English and Chinese. The notes' pages, groups and one-click
+fixes (issue 33 point 3): test_import_report_fixes.py."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -89,11 +90,14 @@ def test_an_imported_pdfs_pages_are_shown_beside_what_to_check(open_as, tmp_path
     dialog.get_by_role("link", name="Open in the editor").click()
 
     panel = page.get_by_role("region", name="From your file")
-    pictures = panel.get_by_role("img")
-    expect(pictures).to_have_count(2)
-    expect(pictures.first).to_have_attribute("alt", "Page 1 of grace.pdf")
-    page.wait_for_function("() => [...document.querySelectorAll('#import-report-pages img')]"
+    picture = panel.get_by_role("img")   # one page at a time, beside the notes
+    expect(picture).to_have_count(1)
+    expect(picture).to_have_attribute("alt", "Page 1 of grace.pdf")
+    page.wait_for_function("() => [...document.querySelectorAll('#import-report .report-page img')]"
                            ".every(img => img.complete && img.naturalWidth === 640)")
+    panel.get_by_role("button", name="Next page").click()
+    expect(picture).to_have_attribute("alt", "Page 2 of grace.pdf")
+    expect(panel.get_by_role("button", name="Previous page")).to_be_focused()  # Next is off on the last page
     expect(panel.get_by_role("link", name="Page 2 of grace.pdf (opens in a new tab)")).to_be_visible()
     SHOTS.mkdir(exist_ok=True)
     panel.screenshot(path=str(SHOTS / "import-report-pages.png"))

@@ -17,16 +17,15 @@ itself tested on PDFs drawn with reportlab, so it can be seen to fail.
 """
 from __future__ import annotations
 
-import io
 from html.parser import HTMLParser
 
 import pytest
-from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
 from tests.documents import layout, renders, samples
+from tests.support import drawn_pdf
 
 from app.documents import templating
 from app.documents import MARGINS, PAGE_SIZES, Options, Source, html_document, render
@@ -218,15 +217,6 @@ def test_text_is_drawn_at_a_readable_size(case):
 
 # --- the checker itself ----------------------------------------------------------------------------
 
-def _pdf(draw) -> bytes:
-    """A PDF drawn with reportlab by ``draw(canvas)``: positions exactly known, no template involved."""
-    out = io.BytesIO()
-    pdf = canvas.Canvas(out, pagesize=A4)
-    draw(pdf)
-    pdf.save()
-    return out.getvalue()
-
-
 def _bad_page(pdf: canvas.Canvas) -> None:
     """Page 1 ends with a lone heading and has a glyph in the margin; page 2 starts the section."""
     pdf.setFont("Helvetica-Bold", 14)
@@ -246,7 +236,7 @@ def _bad_page(pdf: canvas.Canvas) -> None:
 
 
 def test_checker_reports_a_glyph_in_the_margin_with_its_page_and_box():
-    doc = layout.read(_pdf(_bad_page))
+    doc = layout.read(drawn_pdf(_bad_page))
     outside = layout.glyphs_outside(doc, layout.content_box("A4", "normal"))
     assert [(c.text, c.page) for c in outside] == [("X", 1)]
     assert 35 <= outside[0].box[0] < 37 and "'X'@p1(" in repr(outside[0])
@@ -259,13 +249,13 @@ def test_checker_reports_a_glyph_across_two_column_boxes():
         pdf.drawString(60, 700, "sidebar")
         pdf.drawString(150, 700, "main column text running into the sidebar")
     columns = [(45, 45, 190, 797), (200, 45, 550, 797)]
-    outside = layout.glyphs_outside(layout.read(_pdf(draw)), columns)
+    outside = layout.glyphs_outside(layout.read(drawn_pdf(draw)), columns)
     assert "".join(c.text for c in outside) == "um"  # "col|umn": the glyphs in the gutter, 190-200 pt
     assert all(c.box[0] < 200 and c.box[2] > 190 for c in outside)
 
 
 def test_checker_reports_a_heading_left_at_the_bottom_of_a_page():
-    doc = layout.read(_pdf(_bad_page))
+    doc = layout.read(drawn_pdf(_bad_page))
     assert [(s.text, s.page) for s in layout.orphaned_headings(doc, ["Experience", "Education", "Skills"])] == [
         ("Education", 1)]
     assert [s.text for s in layout.heading_segments(doc, ["EXPERIENCE", "skills"])] == ["Experience", "Skills"]
@@ -281,7 +271,7 @@ def test_checker_reports_a_page_left_empty_before_a_section_that_moved():
         pdf.drawString(60, 770, "Education")
         pdf.setFont("Helvetica", 10)
         pdf.drawString(60, 750, "Riverside University")
-    doc = layout.read(_pdf(draw))
+    doc = layout.read(drawn_pdf(draw))
     box = layout.content_box("A4", "normal")
     assert layout.pages_left_empty_before_a_heading(doc, ["Education"], box, 0.25) == [(1, 0.6)]
     assert layout.pages_left_empty_before_a_heading(doc, ["Education"], box, 0.7) == []
@@ -289,13 +279,13 @@ def test_checker_reports_a_page_left_empty_before_a_section_that_moved():
 
 
 def test_checker_reports_an_entry_split_across_pages():
-    doc = layout.read(_pdf(_bad_page))
+    doc = layout.read(drawn_pdf(_bad_page))
     assert layout.split_entries(doc, [("Gearbox Ltd", "Owned the billing", "for ten years")]) == ([], 1)
     assert layout.split_entries(doc, [("Education", "Riverside University")]) == (["Education: pages [1, 2]"], 1)
 
 
 def test_checker_finds_strings_across_line_breaks_and_reports_missing_ones():
-    doc = layout.read(_pdf(_bad_page))
+    doc = layout.read(drawn_pdf(_bad_page))
     assert layout.missing_strings(doc, ["GEARBOX LTD", "Riverside University", "Cobol", "Owned the billing"]) == [
         "Cobol"]
     # A hyphen the renderer adds is not in the resume's text: the string counts as missing.
@@ -325,7 +315,7 @@ def test_checker_reports_text_shrunk_below_a_readable_size():
         pdf.drawString(60, 760, "Readable")
         pdf.scale(0.3, 0.3)  # what xhtml2pdf does to a table it cannot split: the font size stays 10
         pdf.drawString(200, 2000, "Shrunk")
-    small = layout.small_glyphs(layout.read(_pdf(draw)))
+    small = layout.small_glyphs(layout.read(drawn_pdf(draw)))
     assert "".join(c.text for c in small) == "Shrunk" and all(c.height < 4 for c in small)
 
 
@@ -336,7 +326,7 @@ def test_checker_reports_sections_interleaved_or_out_of_order():
                               (720, "Terraform", "Loomworks")]:
             pdf.drawString(60, y, side)
             pdf.drawString(260, y, main)
-    doc = layout.read(_pdf(two_columns))
+    doc = layout.read(drawn_pdf(two_columns))
     groups = {"personal": ["Ada Quill"], "skills": ["Erlang", "Terraform"],
               "workExperience": ["Staff Engineer", "Gearbox Ltd", "Loomworks"]}
     assert [f.string for f in layout.reading_order(doc, ["Loomworks", "Ada Quill", "Erlang"])] == [
@@ -356,6 +346,6 @@ def test_checker_reports_cjk_punctuation_starting_a_line_and_split_words():
         pdf.drawString(60, 746, "，将响应时间降低至 85 毫秒。")
         pdf.drawString(60, 732, "熟悉 Postgre")
         pdf.drawString(60, 718, "SQL 与 Kubernetes。")
-    doc = layout.read(_pdf(draw))
+    doc = layout.read(drawn_pdf(draw))
     assert [s.text for s in layout.bad_line_breaks(doc)] == ["，将响应时间降低至85毫秒。"]
     assert [w.split(":")[0] for w in layout.broken_words(doc, {"postgresql", "kubernetes"})] == ["Postgre|SQL"]

@@ -4,13 +4,14 @@
 // dispatched (by the saver) for the preview, export and share panel. Restoring an earlier version
 // (history.js) saves what was typed first, then fills the form again from the restored resume. A save
 // refused because the resume was saved elsewhere meanwhile opens the merge dialog (editor_conflict.js).
-// That dialog, the template picker and the import report are loaded when needed (editor_on_demand.js).
+// That dialog, the template picker and the import report are loaded when needed (editor_on_demand.js); the
+// report's one-click fixes change the form through edit().
 // Every change is a step of the undo history (editor_undo.js), which shows a step again through fill().
 // The toolbar (save state, undo, redo, "Jump to preview") stays in view: editor_bar.js. Whether the resume
 // was saved elsewhere since is asked when the tab gets the focus back and every few seconds: editor_freshness.js.
 import { request, showError } from "./api.js";
 import { t } from "./i18n.js";
-import { EntryLists, getPath, readInput, setPath, writeInput } from "./editor_entries.js";
+import { EntryLists, getPath, readInput, retitle, setPath, writeInput } from "./editor_entries.js";
 import { SectionOrder } from "./editor_order.js";
 import { Saver } from "./editor_save.js";
 import { setUpHistory } from "./history.js";
@@ -88,6 +89,21 @@ async function start() {
     order.apply(state.contentJson);
     // skills without a group (an import's, or typed before groups were the one way): shown while there are some
     if (!plainSkills.contains(document.activeElement)) plainSkills.hidden = !state.contentJson.skills?.length;
+    document.dispatchEvent(new CustomEvent("editor:filled")); // the import report looks at its fixes again
+  };
+
+  // Fields a script changes together, as one step of the undo history, saved like typing (the import
+  // report's Swap and Split, editor_import_fixes.js). changes: [[path, value]], paths as data-field has them.
+  const edit = (changes, where) => {
+    for (const [path, value] of changes) {
+      setPath(state, path, value);
+      const input = form.querySelector(`[data-field="${CSS.escape(path)}"]:not([data-list])`);
+      if (input) writeInput(input, value);
+      const entry = input?.closest("li.entry");
+      if (entry) retitle(entry);
+      saver.changed(path);
+    }
+    history.record({ where });
   };
 
   // ai_common.js's saved(): the AI writing reads the saved resume.
@@ -104,7 +120,7 @@ async function start() {
                    seconds: Number(root.dataset.freshnessSeconds) });
   showScores(resume);
   form.removeAttribute("aria-busy");
-  showImportReportOnDemand(id);
+  showImportReportOnDemand(id, { state, edit, announce });
 
   const onEdit = (event) => {
     const input = event.target;

@@ -1,57 +1,22 @@
-// "From your file": after an import, the imported PDF's own pages and what the reading cut, left out or
-// guessed, shown above the preview until the owner dismisses it. Read from GET /api/resumes/<id>/import-report (404: the
-// resume was not imported, or the report was dismissed: nothing is shown). Each item says what to check
-// in words and offers to go to the field; text cut off a field, or a header line that fitted none, is
-// shown whole with a Copy button, so nothing of the file is lost. "Done" is DELETE on the same URL.
+// "From your file": after an import, what the reading cut, left out or guessed, shown above the preview until
+// the owner dismisses it, beside the imported PDF's own pages. Read from GET /api/resumes/<id>/import-report
+// (404: the resume was not imported, or the report was dismissed: nothing is shown). The notes are grouped by
+// the entry they are about ("Experience 2: Engineer · Acme"), in the form's order; the first few groups are
+// open, the rest behind "N more", and the panel is never taller than the window (the notes scroll inside it).
+// Each note is a short chip and a sentence, with a button to the field; a note from a page of the PDF shows
+// that page with its text (editor_import_page.js); two fields mixed up offer Swap and a bullet that was two
+// offers Split (editor_import_fixes.js), one undo step each. Text cut off a field, or a header line that fitted
+// none, is shown whole with a Copy button, so nothing of the file is lost. "Done" is DELETE on the same URL.
 // Loaded only when there is a report (editor_on_demand.js asks for it, then hands it to showImportReport).
 import { request } from "./api.js";
 import { t } from "./i18n.js";
-import { ownWords } from "./editor_fields.js";
+import { contentPath, fixOf } from "./editor_import_fixes.js";
+import { anchorOf, chipText, fieldName, groupKey, groupTitle, inputOf, mixedUp, reasonText } from "./editor_import_words.js";
+import { pageViewer } from "./editor_import_page.js";
 
+const OPEN_GROUPS = 3; // groups open at first; the others are behind "N more"
 const panel = document.getElementById("import-report");
-
-function reasonText(item) {
-  const entry = item.path.split(".")[0];
-  switch (item.reason) {
-    case "order":
-      return entry === "education"
-        ? t("Degree and school were told apart by their order alone: check which is which.")
-        : t("Job title and employer were told apart by their order alone: check which is which.");
-    case "no_dates": return t("No dates were found for this entry.");
-    case "year_only": return t("Only years were printed: each month was set to January. Set the real ones.");
-    case "custom_section":
-      return t("“{title}” is not a section we know: it was kept as a section of its own.", { title: item.text });
-    case "unplaced": return t("This line of the header fitted no field:");
-    case "not_found":
-      return item.path.endsWith(".email") ? t("No email address was found.") : t("No name was found.");
-    default: return item.reason;
-  }
-}
-
-// The input a report path points at: a field ("workExperience.0.position"), else the entry's first input
-// ("customSections.0"), else the first input of the personal information ("personalInfo").
-function inputOf(path) {
-  const form = document.getElementById("editor-form");
-  const field = form.querySelector(`[data-field="contentJson.${CSS.escape(path)}"]`);
-  if (field && !field.dataset.list) return field;
-  const keys = path.split(".");
-  const index = keys.findLastIndex((key) => /^\d+$/.test(key));
-  if (index >= 0) {
-    const list = form.querySelector(`[data-list="${CSS.escape(keys.slice(0, index).join("."))}"]`);
-    const entry = list?.children[Number(keys[index])];
-    if (entry) return entry.querySelector("input, textarea");
-  }
-  return form.querySelector(`[data-field^="contentJson.${CSS.escape(keys[0])}."]`);
-}
-
-// Where the input is, in the form's words: "Experience 1 › Job title".
-function placeOf(input) {
-  if (!input) return "";
-  const label = input.closest("label");
-  const name = label ? ownWords(label) : "";
-  const entry = input.closest("li.entry")?.dataset.title; // its numbered place ("Experience 1")
-  return [entry, name].filter(Boolean).join(" › ");
-}
+const form = document.getElementById("editor-form");
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -59,15 +24,8 @@ function element(tag, props = {}, ...children) {
   return node;
 }
 
-function goTo(path) {
-  const input = inputOf(path);
-  if (!input) return;
-  input.scrollIntoView({ block: "center" });
-  input.focus({ preventScroll: true });
-}
-
-function copyBox(text, label, more = []) {
-  const box = element("textarea", { readOnly: true, value: text, rows: Math.min(6, Math.max(1, Math.ceil(text.length / 60))) });
+function copyBox(text, label) {
+  const box = element("textarea", { readOnly: true, value: text, rows: Math.min(3, Math.max(1, Math.ceil(text.length / 50))) });
   box.setAttribute("aria-label", label);
   const said = element("span", { className: "muted" });
   said.setAttribute("role", "status");
@@ -81,70 +39,200 @@ function copyBox(text, label, more = []) {
       said.textContent = t("The text is selected: press Ctrl+C (or ⌘C) to copy it.");
     }
   });
-  return [box, element("div", { className: "report-actions" }, copy, ...more, said)];
+  return [box, copy, said];
 }
 
-function goButton(path) {
-  const input = inputOf(path);
-  if (!input) return [];
-  const button = element("button", { type: "button", className: "secondary", textContent: t("Go to the field") });
-  button.setAttribute("aria-label", `${t("Go to the field")}: ${placeOf(input)}`);
-  button.addEventListener("click", () => goTo(path));
-  return [button];
-}
-
-function items(report) {
-  const list = [];
-  for (const item of report.cut) {
-    const place = placeOf(inputOf(item.path));
-    list.push(element("li", {},
-      element("p", {}, t("Too long for its field ({field}): it was cut at a sentence. The rest is here:",
-                         { field: place || item.path })),
-      ...copyBox(item.text, t("The rest of the text"), goButton(item.path))));
+class Report {
+  constructor(resumeId, report, { state, edit, announce }) {
+    Object.assign(this, { state, edit, announce });
+    this.viewer = pageViewer(resumeId, report);
+    this.fixes = [];   // {fix, item, button, said} of each note with a one-click fix
+    this.groups = [];  // {key, title, count, toggle, list, items}
+    this.paged = new Map(); // the notes from a page of the PDF, by their item
+    const notes = [...report.cut.map((item) => ({ ...item, reason: "cut" })),
+                   ...report.unsure.map((item) => ({ ...item, path: contentPath(item.path) }))];
+    const byKey = new Map();
+    for (const note of notes) {
+      const key = groupKey(note.path);
+      if (!byKey.has(key)) byKey.set(key, []);
+      byKey.get(key).push(note);
+    }
+    const keys = [...byKey.keys()].sort((a, b) => { // in the form's order; what it does not show, last
+      const [x, y] = [anchorOf(a), anchorOf(b)];
+      if (!x || !y) return !x - !y;
+      return x === y ? 0 : x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+    });
+    this.sections = keys.map((key) => this.group(key, byKey.get(key).map((note) => this.note(note))));
+    if (report.dropped.length) {
+      const items = report.dropped.map((path) => element("li", { className: "report-note" },
+        element("span", { className: "report-chip" }, t("Not kept")), element("p", {}, element("code", {}, path))));
+      this.sections.push(this.group(null, items, t("Not kept")));
+    }
+    this.count = notes.length + report.dropped.length;
   }
-  for (const item of report.unsure) {
-    const place = item.reason === "unplaced" ? "" : placeOf(inputOf(item.path));
-    const children = [element("p", {}, place ? element("strong", {}, `${place}: `) : "", reasonText(item))];
-    if (item.reason === "unplaced") children.push(...copyBox(item.text, t("A line of the header")));
-    else children.push(...goButton(item.path));
-    list.push(element("li", {}, ...children));
+
+  // A note: its chip and the field it is about, what to check in words, its fix, the field, its page.
+  note(note) {
+    const item = element("li", { className: "report-note" });
+    const whole = ["cut", "unplaced", "custom_section", "not_found", "place", "guessed"].includes(note.reason); // said
+    const name = whole || mixedUp(note) ? "" : fieldName(note.path);
+    const head = element("p", { className: "report-note-head" },
+                         element("span", { className: "report-chip" }, chipText(note)), name ? element("strong", {}, name) : "");
+    const words = element("p", {}, reasonText(note));
+    const actions = element("div", { className: "report-actions" });
+    item.append(head, words);
+    const fix = fixOf(note);
+    if (fix) {
+      const button = element("button", { type: "button" });
+      const said = element("span", { className: "report-done" });
+      button.addEventListener("click", () => this.apply(fix));
+      actions.append(button);
+      head.append(said);
+      this.fixes.push({ fix, item, button, said });
+    }
+    if (note.reason === "cut" || note.reason === "unplaced") {
+      const [box, ...copy] = copyBox(note.text, note.reason === "cut" ? t("The rest of the text")
+        : t("A line of the header"));
+      item.append(box);
+      actions.append(...copy);
+    } else if (note.reason === "merged" && fix) {
+      words.append(" ", ...fix.pieces.flatMap((piece, at) => [at ? " + " : "", element("q", { dir: "auto" }, piece)]));
+    }
+    if (note.reason !== "unplaced" && inputOf(note.path)) {
+      const go = element("button", { type: "button", className: "secondary", textContent: t("Go to the field") });
+      const place = [groupTitle(groupKey(note.path)), name].filter(Boolean).join(" › ");
+      go.setAttribute("aria-label", `${t("Go to the field")}: ${place}`);
+      go.addEventListener("click", () => {
+        const input = inputOf(note.path);
+        input.scrollIntoView({ block: "center" });
+        input.focus({ preventScroll: true });
+      });
+      actions.append(go);
+    }
+    if (note.page && this.viewer) {
+      const page = element("button", { type: "button", className: "link", textContent: t("Page {n}", { n: note.page }) });
+      page.setAttribute("aria-label", t("Show page {n} beside the notes", { n: note.page }));
+      actions.append(page);
+      this.paged.set(item, note);
+      const show = () => this.showPage(item);
+      page.addEventListener("click", show);
+      item.addEventListener("focusin", show);
+    }
+    if (actions.childElementCount) item.append(actions);
+    return item;
   }
-  for (const path of report.dropped) {
-    list.push(element("li", {}, element("p", {}, t("Not kept:"), " ", element("code", {}, path))));
+
+  // The page `item`'s note came from, with its text, beside the notes.
+  showPage(item) {
+    const note = this.paged.get(item);
+    this.viewer.show(note.page, note.text);
+    for (const other of panel.querySelectorAll(".report-note.is-shown")) other.classList.remove("is-shown");
+    item.classList.add("is-shown");
   }
-  return list;
+
+  group(key, items, fixedTitle = "") {
+    const index = this.groups.length;
+    const id = `import-report-group-${index}`;
+    const title = element("span", { className: "report-group-title", textContent: fixedTitle });
+    const count = element("span", { className: "badge" });
+    count.setAttribute("aria-hidden", "true");
+    const toggle = element("button", { type: "button", className: "report-group-toggle" }, title, count);
+    toggle.setAttribute("aria-controls", id);
+    const list = element("ul", { id, className: "report-items" }, ...items);
+    toggle.addEventListener("click", () => this.open(index, list.hidden));
+    this.groups.push({ key, title, count, toggle, list, items });
+    return element("div", { className: "report-group" }, element("h3", {}, toggle), list);
+  }
+
+  // Open or close group `index`; opened, it shows the page of its first note that has one.
+  open(index, open, follow = true) {
+    const { toggle, list, items } = this.groups[index];
+    list.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    const paged = items.find((item) => this.paged.has(item));
+    if (open && follow && paged) this.showPage(paged);
+  }
+
+  apply(fix) {
+    const done = fix.done(this.state);
+    this.edit(fix.changes(this.state), fix.where());
+    this.refresh();
+    const [a, b] = fix.kind === "swap" ? fix.paths.map(fieldName) : [];
+    this.announce(fix.kind === "swap"
+      ? (done ? t("Swapped back.") : t("Swapped {a} and {b}.", { a, b }))
+      : (done ? t("Joined again.") : t("Split into two bullets.")));
+  }
+
+  // The fixes' buttons and the groups' titles as the form is now (after a fix, an undo, typing).
+  refresh() {
+    for (const { fix, item, button, said } of this.fixes) {
+      const done = fix.done(this.state);
+      item.classList.toggle("is-done", done);
+      button.hidden = !fix.usable(this.state);
+      said.textContent = done ? (fix.kind === "swap" ? t("Swapped.") : t("Split.")) : "";
+      if (fix.kind === "swap") {
+        const [a, b] = fix.paths.map(fieldName);
+        button.textContent = done ? t("Swap back") : t("Swap");
+        button.setAttribute("aria-label", done ? t("Swap back {a} and {b}", { a, b }) : t("Swap {a} and {b}", { a, b }));
+      } else {
+        button.textContent = done ? t("Join again") : t("Split in two");
+      }
+      button.className = done ? "secondary" : "";
+    }
+    for (const group of this.groups) {
+      if (group.key !== null) group.title.textContent = groupTitle(group.key);
+      const left = group.items.filter((item) => !item.classList.contains("is-done")).length;
+      group.count.textContent = left ? String(left) : "✓";
+    }
+  }
+
+  // The groups in the panel: the first few open, the others behind "N more" (closed when shown).
+  render(notes) {
+    const [first, rest] = [this.sections.slice(0, OPEN_GROUPS), this.sections.slice(OPEN_GROUPS)];
+    const hidden = this.groups.slice(OPEN_GROUPS).reduce((sum, group) => sum + group.items.length, 0);
+    this.groups.forEach((group, index) => this.open(index, index < OPEN_GROUPS, false));
+    const children = [...first];
+    if (rest.length) {
+      const more = element("div", { id: "import-report-more", hidden: true }, ...rest);
+      const button = element("button", { type: "button", className: "link report-more",
+                                         textContent: t("{n} more", { n: hidden }) });
+      button.setAttribute("aria-controls", more.id);
+      button.setAttribute("aria-expanded", "false");
+      button.addEventListener("click", () => {
+        more.hidden = !more.hidden;
+        button.setAttribute("aria-expanded", String(!more.hidden));
+        button.textContent = more.hidden ? t("{n} more", { n: hidden }) : t("Show fewer");
+      });
+      children.push(button, more);
+    }
+    notes.replaceChildren(...children);
+    this.refresh();
+    const paged = this.paged.keys().next().value; // the first note from a page: its page is shown first
+    if (paged) this.showPage(paged);
+  }
 }
 
-// The imported PDF's own pages, to compare with the form: each opens full size in a tab of its own.
-function pictures(resumeId, report) {
-  return Array.from({ length: report.pages || 0 }, (_, index) => {
-    const url = `/api/resumes/${encodeURIComponent(resumeId)}/import-report/pages/${index + 1}`;
-    const label = t("Page {n} of {file}", { n: index + 1, file: report.fileName || t("the document") });
-    const image = element("img", { src: url, alt: label, loading: "lazy", width: 160 });
-    const link = element("a", { href: url, target: "_blank", rel: "noopener" }, image);
-    link.setAttribute("aria-label", `${label} (${t("opens in a new tab")})`);
-    return link;
-  });
-}
-
-// `report`: GET /api/resumes/<id>/import-report's answer.
-export function showImportReport(resumeId, report) {
-  const found = items(report);
-  if (!found.length && !report.pages) return;
+// `report`: GET /api/resumes/<id>/import-report's answer; hooks: the editor's {state, edit, announce}.
+export function showImportReport(resumeId, report, hooks) {
+  const shown = new Report(resumeId, report, hooks);
+  if (!shown.count && !shown.viewer) return;
   const file = report.fileName || t("the document");
-  const intro = found.length
+  panel.querySelector("#import-report-intro").textContent = shown.count
     ? t("{file} was read into the form. Check these before your first export:", { file })
     : t("{file} was read into the form, and nothing in it was left out or guessed. Compare it with the form "
         + "before your first export.", { file });
-  panel.querySelector("#import-report-intro").textContent = intro;
-  panel.querySelector("#import-report-pages").replaceChildren(...pictures(resumeId, report));
-  panel.querySelector("#import-report-items").replaceChildren(...found);
+  const notes = panel.querySelector("#import-report-notes");
+  if (shown.viewer) notes.before(shown.viewer.element);
+  panel.querySelector(".report-body").classList.toggle("with-page", Boolean(shown.viewer));
+  shown.render(notes);
+  document.addEventListener("editor:filled", () => shown.refresh());
+  form.addEventListener("input", () => shown.refresh());
   panel.querySelector("#import-report-done").addEventListener("click", async (event) => {
     event.target.disabled = true;
     try {
       await request("DELETE", `/api/resumes/${encodeURIComponent(resumeId)}/import-report`);
       panel.hidden = true;
-      document.getElementById("editor-form").querySelector("input, textarea")?.focus();
+      form.querySelector("input, textarea")?.focus();
     } catch {
       event.target.disabled = false;
     }

@@ -73,7 +73,8 @@ export function setUpConflictsOnDemand(hooks) {
 }
 
 // "From your file" (editor_import.js), shown when the resume has an import report (a 404: it has none).
-export async function showImportReportOnDemand(resumeId) {
+// hooks: {state, edit(changes, where), announce(message)}, the editor's, for the report's fixes.
+export async function showImportReportOnDemand(resumeId, hooks) {
   if (!document.getElementById("import-report")) return;
   let report;
   try {
@@ -82,5 +83,5 @@ export async function showImportReportOnDemand(resumeId) {
     return; // not imported, or dismissed (404): nothing to show
   }
   const { showImportReport } = await import("./editor_import.js");
-  showImportReport(resumeId, report);
+  showImportReport(resumeId, report, hooks);
 }
