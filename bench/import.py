@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.show and half(truth) == "held-out":
             print("--show lists what a document missed: use it on the development half only (--half development)")
             return 2
-        result = read_one(path, truth, args.show, half(truth) == "held-out" and not args.half)
+        result = read_one(path, truth, args.show, half(truth) == "held-out")
         if result is None:
             missing.append(path.stem)
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from app.importing import dates, words
+from app.importing import dates, key_values, words
 from app.importing.layout import Block
 
 SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", "；", ",", "，")
@@ -40,9 +40,11 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
     blocks = list(header)
     name_block = _name_block(blocks)
     if name_block is not None:
-        personal["name"] = name_block.text
+        personal["name"] = key_values.unframed(name_block.text)
         blocks = [b for b in blocks if b is not name_block]
     details = blocks + [b for section in contact for b in section.blocks]
+    details = [b for b in details if not _key_values(b, personal, notes)]
+    _joined_name(personal)
     summary: list[str] = []
     loose: list[tuple[Block, str, bool]] = []   # (block, text, shares its block with contact details)
     network = None          # a network's name alone on a line ("GitHub"): the account follows
@@ -132,7 +134,56 @@ def _header_like(block: Block) -> bool:
         and not text.endswith(SENTENCE_END)
 
 
+def _key_values(block: Block, personal: dict, notes: list[dict]) -> bool:
+    """Take a key–value line's details ("Name: Ada Lovelace", "Contact: +86 … Email: …", a table's row
+    "Name | Ada Lovelace"); whether it was one, every value fitting its field. A given and a family name
+    on lines of their own are kept apart until ``_joined_name``."""
+    found = _pairs_of(block)
+    if not found:
+        return False
+    for field, value in found:
+        if field in ("given", "family", "name"):
+            personal[f"_{field}"] = value   # the name its label names, over one guessed from the type's size
+        elif field == "label":
+            personal.setdefault("label", value)
+        elif field == "address":
+            personal.setdefault("address", value)
+        elif field == "other":
+            note = {"path": "personalInfo", "reason": "unplaced", "text": block.text}
+            notes.extend([note] if note not in notes else [])
+        else:
+            _put(personal, _kind(value), value)
+    return True
+
+
+def _pairs_of(block: Block) -> list[tuple[str, str]]:
+    """A block's key–value pairs, each value fitting its field; [] unless the whole block is such."""
+    found = [pair for text in block.texts for pair in key_values.pairs(text) or [None]]
+    if len(block.cells) == 2 and None in found:
+        label, value = (text.strip(" :：") for text in block.texts)
+        found = key_values.pairs(f"{label}: {value}") if label and value else []
+    if not found or None in found or not all(_fits(field, value) for field, value in found):
+        return []
+    return found
+
+
+def _fits(field: str, value: str) -> bool:
+    kind = _kind(value)
+    if field in ("email", "phone"):
+        return kind == field
+    if field == "url":
+        return kind in ("url", "profile")
+    return field == "other" or not kind and not (field == "label" and dates.find_period(value))
+
+
+def _joined_name(personal: dict) -> None:
+    named, given, family = (personal.pop(f"_{part}", "") for part in ("name", "given", "family"))
+    if named or given or family:
+        personal["name"] = named or f"{given} {family}".strip()
+
+
 def _name_block(blocks: list[Block]) -> Block | None:
+    blocks = [b for b in blocks if not key_values.is_title(b.text) and not _pairs_of(b)]
     titled = [b for b in blocks if b.level == 0]
     if titled:
         return titled[0]
@@ -145,6 +196,7 @@ def _name_block(blocks: list[Block]) -> Block | None:
 # An icon before a detail: a glyph read as a letter or two ("ć john@x.com"), or the icon's name when a
 # LaTeX icon font puts it in the text ("Envelope jake@su.edu", "MOBILE-ALT 123-456-7890").
 _ICON = re.compile(r"^(?:\S{1,2}|[A-Za-z][A-Za-z-]{2,19})\s+(\S.*)$")
+_DETAILS = ("email", "phone", "url", "address")  # the fields a key–value item of a details line names
 _COUNTRY_CODE = re.compile(r"^[(（]?\+\d{1,3}[)）]?$")
 _LINK_SCHEME = re.compile(r"^(?:mailto|tel|callto):\s*", re.IGNORECASE)
 
@@ -158,11 +210,14 @@ def _items(block: Block) -> list[str]:
         parts = _SEPARATORS.split(text)
         if EMAIL.search(text):     # "上海·(+86) 138-0013-8000·zhang.wei@email.com": a middle dot, unspaced
             parts = [piece for part in parts for piece in part.split("·")]
+        parts = [piece for part in parts for piece in key_values.split(part)]
         for part in parts:
             part = _LINK_SCHEME.sub("", part.strip(" |·•/"))
             if not part:
                 continue
-            stripped = _LINK_SCHEME.sub("", words.strip_label(part) or part)
+            pair = key_values.pairs(part)
+            stripped = _LINK_SCHEME.sub("", pair[0][1] if len(pair) == 1 and pair[0][0] in _DETAILS
+                                        else words.strip_label(part) or part)
             icon = _ICON.match(stripped)
             if icon and not _kind(stripped):
                 icon_text = _LINK_SCHEME.sub("", icon.group(1))

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 
 def _from_mirror(mirror: Path, truth: dict) -> bytes | None:
     base = mirror / truth["repo"].replace("/", "+")
-    for git_dir in (base / "repo", base):
+    for git_dir in (base / "repo", base / "repo" / ".git", base):
         if not git_dir.is_dir():
             continue
         for commit in (truth["commit"], "HEAD"):

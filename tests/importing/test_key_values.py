@@ -1,0 +1,97 @@
+"""Profile details printed as key–value lines or table rows, and titles around the name (issue 33):
+"Name: …", "Vorname: … / Nachname: …", "Contact: +86 … Email: …" on one line, an icon before each
+label, "Date of birth: …" noted rather than taken for an address, "Lebenslauf" above the name, and
+"Résumé – <name>"."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from docx import Document
+from hypothesis import given, settings, strategies as st
+
+from app.importing import key_values, reading
+from tests.resumes.test_import import docx_of
+from tests.support import drawn_pdf
+
+pytestmark = pytest.mark.documents  # no database: CI runs these in its first pass
+
+BODY = (("Heading 1", "Experience"), ("Heading 2", "Analyst, Northwind"), ("Normal", "Jan 2019 – Mar 2021"))
+
+
+def _personal(*paragraphs) -> tuple[dict, list[dict]]:
+    found = reading.read_all("docx", docx_of(*paragraphs, *BODY))
+    return found.content["personalInfo"], found.unsure
+
+
+def test_labelled_lines_fill_the_fields_they_name_in_any_of_several_languages():
+    personal, notes = _personal(("Normal", "Lebenslauf"), ("Normal", "Vorname: Jana"),
+                                ("Normal", "Nachname: Müller"), ("Normal", "Geburtsdatum: 01.02.1990"),
+                                ("Normal", "Anschrift: Hauptstraße 5, 10115 Berlin"),
+                                ("Normal", "Telefon: +49 30 1234 5678"), ("Normal", "E-Mail: jana@example.org"))
+    assert personal["name"] == "Jana Müller"
+    assert personal["address"] == "Hauptstraße 5, 10115 Berlin"
+    assert (personal["phone"], personal["email"]) == ("+49 30 1234 5678", "jana@example.org")
+    assert {"path": "personalInfo", "reason": "unplaced", "text": "Geburtsdatum: 01.02.1990"} in notes
+
+
+def test_two_labelled_details_on_one_line_are_each_read():
+    personal, _ = _personal(("Title", "Xingchen Lin"),
+                            ("Normal", "Contact: (+86) 15101669791 Email:lin@example.com"))
+    assert (personal["phone"], personal["email"]) == ("(+86) 15101669791", "lin@example.com")
+
+
+def test_a_name_in_a_key_value_table_row_is_the_name():
+    document = Document()
+    table = document.add_table(rows=3, cols=2)
+    for row, (label, value) in zip(table.rows, [("姓名", "张伟"), ("邮箱", "zhang.wei@example.cn"),
+                                                ("出生日期", "1995.03")]):
+        row.cells[0].text, row.cells[1].text = label, value
+    for style, text in BODY:
+        document.add_paragraph(text, style=style)
+    out = io.BytesIO()
+    document.save(out)
+    personal = reading.read_all("docx", out.getvalue()).content["personalInfo"]
+    assert personal["name"] == "张伟" and personal["email"] == "zhang.wei@example.cn"
+
+
+def test_icons_before_labels_on_a_pdfs_details_line():
+    def draw(page):
+        page.setFont("Helvetica-Bold", 20)
+        page.drawString(72, 760, "Boris Lichev")
+        page.setFont("Helvetica", 10)
+        page.drawString(72, 740, "* Email: boris@example.bg  # Phone: (+359) 879665580  @ Website: vtori.xyz")
+        page.drawString(72, 726, "Date of birth: 24/06/2000 Nationality: Bulgarian")
+        page.setFont("Helvetica-Bold", 14)
+        page.drawString(72, 700, "WORK EXPERIENCE")
+        page.setFont("Helvetica", 10)
+        page.drawString(72, 684, "Intern, Acibadem City Clinic")
+        page.drawString(72, 670, "03/2023 – Current")
+    found = reading.read_all("pdf", drawn_pdf(draw))
+    personal = found.content["personalInfo"]
+    assert (personal["email"], personal["phone"]) == ("boris@example.bg", "(+359) 879665580")
+    assert personal["url"] == "https://vtori.xyz"
+    assert "address" not in personal  # the date of birth is no address
+    assert [note for note in found.unsure if "Date of birth: 24/06/2000" in note["text"]]
+
+
+@pytest.mark.parametrize(("printed", "name"), [
+    ("Résumé – Ada Lovelace", "Ada Lovelace"), ("Ada Lovelace | CV", "Ada Lovelace"),
+    ("Curriculum Vitae of Ada Lovelace", "Ada Lovelace"), ("Ada Lovelace", "Ada Lovelace")])
+def test_a_name_framed_by_the_documents_title_is_the_name_alone(printed, name):
+    personal, _ = _personal(("Title", printed), ("Normal", "ada@example.org"))
+    assert personal["name"] == name
+
+
+def test_the_documents_title_above_the_name_is_not_the_name():
+    personal, _ = _personal(("Normal", "CURRICULUM VITAE"), ("Normal", "Ada Lovelace"), ("Normal", "ada@example.org"))
+    assert personal["name"] == "Ada Lovelace"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_any_line_yields_pairs_whose_values_are_in_it(text):
+    for field, value in key_values.pairs(text):
+        assert field in key_values.LABELS or field in ("email", "phone", "address", "url")
+        assert value and value in text
+    assert key_values.unframed(text) in text or not text.strip()
