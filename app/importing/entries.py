@@ -26,6 +26,7 @@ from app.importing.layout import Block, Fragment, clean
 
 MAX_HEAD = 3
 BODY_SHARE = 0.4
+_OPEN_BEFORE_TEXT = re.compile(r"^\s*[–—-]\s+[^\W\d]")  # a dash, then words: no end date
 SHORT = 80          # characters of a line under an entry's title that holds its dates ("Mar 2021 – Present | London")
 LIST_GAP = 0.6      # points more from a bullet's baseline to the one above than between the others: a second list
 PIECES = re.compile(r"\s+[|｜·•/—–]\s+|\s*[|｜]\s*|\s+[·•]\s*|\s*[·•]\s+")
@@ -147,13 +148,30 @@ def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) ->
         _read_head(entry, block)
         if index == 0:
             entry.firsts = len(entry.parts)
+    if len(head) < len(blocks) and len(entry.parts) == 1 and entry.period is not None \
+            and _names_a_part(blocks[len(head)]) \
+            and (words.position_score(entry.parts[0].text) > 0
+                 or words.position_score(blocks[len(head)].text) < 0 and not entry.parts[0].text.isupper()):
+        head.append(blocks[len(head)])   # an employer in body type under "2017 – 2018 Teacher Assistant"
+        _read_head(entry, head[-1])
     for block in blocks[len(head):]:
         _read_body(entry, block)
     return entry
 
 
+def _names_a_part(block: Block) -> bool:
+    """A short line of body type that may name a title's employer (or a school's degree): no sentence,
+    no list item, no label, no date."""
+    text = block.text
+    return not block.bullet and len(text) <= 60 and not re.search(r"[.。!！?？:：;；,，]\s*$|[:：]", text) \
+        and text[:1].isupper() and not _labelled(text) and dates.find_period(text) is None and len(text.split()) <= 6
+
+
 def _set_period(entry: Entry, period: dates.Period, text: str) -> None:
-    if dates.opens_range(text, period):
+    if period.single and not period.year_only and _OPEN_BEFORE_TEXT.match(text[period.span[1]:]):
+        # "January 2018 – Software Engineer": a start whose range is left open (Europass's left column)
+        entry.period = dates.Period(period.end, "", True, period.span, False, False)
+    elif dates.opens_range(text, period):
         entry.period = dates.Period(period.end, "", False, period.span, False, period.year_only)
         entry.open = True
     else:

@@ -43,7 +43,7 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
         personal["name"] = key_values.unframed(name_block.text)
         blocks = [b for b in blocks if b is not name_block]
     details = blocks + [b for section in contact for b in section.blocks]
-    details = [b for b in details if not _key_values(b, personal, notes)]
+    details = [b for b in details if not key_values.is_title(b.text) and not _key_values(b, personal, notes)]
     _joined_name(personal)
     summary: list[str] = []
     loose: list[tuple[Block, str, bool]] = []   # (block, text, shares its block with contact details)
@@ -187,6 +187,9 @@ def _name_block(blocks: list[Block]) -> Block | None:
     titled = [b for b in blocks if b.level == 0]
     if titled:
         return titled[0]
+    framed = [b for b in blocks[:6] if key_values.unframed(b.text) != b.text]
+    if framed:
+        return framed[0]   # "PERSONAL INFORMATION Lennart Jern" (Europass), "Résumé – Ada Lovelace"
     candidates = [b for b in blocks[:6] if not _kind(b.text) and len(b.text) <= 80 and not b.bullet]
     if not candidates:
         return None

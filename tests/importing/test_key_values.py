@@ -95,3 +95,38 @@ def test_any_line_yields_pairs_whose_values_are_in_it(text):
         assert field in key_values.LABELS or field in ("email", "phone", "address", "url")
         assert value and value in text
     assert key_values.unframed(text) in text or not text.strip()
+
+
+def test_a_europass_like_entry_with_an_open_start_and_its_employer_in_body_type():
+    """Europass's layout (positions and sizes as a published one prints them): dates in a left column
+    ("January 2018 –", then the title), the employer under the title in the body's type, and
+    "PERSONAL INFORMATION" left of the name under the document's title."""
+    def draw(page):
+        page.setFont("Helvetica", 8)
+        page.drawString(40, 800, "Curriculum vitae")
+        page.drawString(40, 760, "PERSONAL INFORMATION")
+        page.setFont("Helvetica", 13)
+        page.drawString(188, 760, "Lennart Jern")
+        page.setFont("Helvetica", 8)
+        page.drawString(188, 744, "lennart@example.fi")
+        page.setFont("Helvetica", 10)
+        page.drawString(40, 610, "WORK EXPERIENCE")
+        for top, (period, title, employer, text) in zip((584,), [
+                ("January 2018 – ", "Software Engineer", "Elastisys",
+                 "Kubernetes administration and migrations to Kubernetes for customers of every size.")]):
+            page.setFont("Helvetica", 8)
+            page.setFillColorRGB(0.05, 0.25, 0.58)   # the left column's blue
+            page.drawRightString(177, top, period)
+            page.setFont("Helvetica", 11)
+            page.drawString(188, top, title)
+            page.setFont("Helvetica", 8)
+            page.setFillColorRGB(0, 0, 0)
+            page.drawString(188, top - 14, employer)
+            for line in range(3):
+                page.drawString(188, top - 28 - 11 * line, text)
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert content["personalInfo"]["name"] == "Lennart Jern"
+    assert "Curriculum vitae" not in content["personalInfo"].values()
+    [job] = content["workExperience"]
+    assert (job["position"], job["company"], job["startDate"]) == ("Software Engineer", "Elastisys", "2018-01")
+    assert not job.get("endDate") and job["description"].startswith("Kubernetes administration")
