@@ -22,8 +22,10 @@ from app.importing import words
 from app.importing.columns import ALIGN, right_edges
 
 BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□"
-_BULLET = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s+")
-_BULLET_ONLY = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s*$")
+# A C1 control character is no text: a TeX font's bullet with no Unicode mapping reads as one ("\x88").
+_MARKER = rf"[{re.escape(BULLETS)}\u0080-\u009f]"
+_BULLET = re.compile(rf"^\s*{_MARKER}\s+")
+_BULLET_ONLY = re.compile(rf"^\s*{_MARKER}\s*$")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 _LATIN = re.compile(r"[A-Za-z0-9]")
 _STARTS_ITEM = re.compile(r"^(?:https?://|www\.|[\w.+-]+@[\w-]+\.)", re.IGNORECASE)

@@ -166,7 +166,9 @@ HEADINGS: dict[str, tuple[str, ...]] = {
 COMPOUND_ENDINGS = {"erfahrung": "workExperience", "erfahrungen": "workExperience", "werdegang": "workExperience",
                     "ausbildung": "education", "bildung": "education", "kenntnisse": "skills",
                     "fähigkeiten": "skills", "kompetenzen": "skills", "sprachen": "languages",
-                    "sprachkenntnisse": "languages", "projekte": "projects", "zertifikate": "certificates"}
+                    "sprachkenntnisse": "languages", "projekte": "projects", "zertifikate": "certificates",
+                    # Dutch compounds: "Studentenervaringen", "ICT-vaardigheden"
+                    "ervaring": "workExperience", "ervaringen": "workExperience", "vaardigheden": "skills"}
 
 MONTHS: dict[str, int] = {}
 for _names in (

@@ -102,8 +102,12 @@ def _body_size(blocks: list[Block]) -> float:
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
+# A section's number before its heading: "2 Opleiding", "4.1 ICT-vaardigheden", "II. Education" (not a year).
+_NUMBERED = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,4}\.)\s+(?=[^\W\d])")
+
+
 def _heading_shape(block: Block) -> bool:
-    text = block.text.rstrip(":：").strip()
+    text = _NUMBERED.sub("", block.text.rstrip(":：").strip())
     if block.bullet or not (2 <= len(text) <= 60) or len(block.cells) > 2:
         return False
     if text.endswith(SENTENCE_END) or EMAIL.search(text) or URL.search(text) or dates.find_period(text):

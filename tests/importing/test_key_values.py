@@ -130,3 +130,25 @@ def test_a_europass_like_entry_with_an_open_start_and_its_employer_in_body_type(
     [job] = content["workExperience"]
     assert (job["position"], job["company"], job["startDate"]) == ("Software Engineer", "Elastisys", "2018-01")
     assert not job.get("endDate") and job["description"].startswith("Kubernetes administration")
+
+
+def test_numbered_headings_and_a_tex_bullet_with_no_unicode_mapping():
+    """A LaTeX article's sections are numbered ("2 Opleiding"); its bullet, with no Unicode mapping in
+    the font, reads as a C1 control character."""
+    def draw(page):
+        page.setFont("Helvetica-Bold", 16)
+        page.drawString(72, 780, "Sam Vermeulen")
+        page.setFont("Helvetica", 10)
+        page.drawString(72, 764, "sam@example.be")
+        page.setFont("Helvetica-Bold", 14)
+        page.drawString(72, 730, "2 Opleiding")
+        page.setFont("Helvetica", 10)
+        page.drawString(80, 712, "\x88  2011-2015: Informatica, Universiteit Gent")
+        page.setFont("Helvetica-Bold", 14)
+        page.drawString(72, 690, "3 Studentenervaringen")
+        page.setFont("Helvetica", 10)
+        page.drawString(80, 672, "\x88  2016: stage bij Amplidata Gent")
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert content["sectionOrder"][:2] == ["education", "workExperience"]
+    school = content["education"][0]
+    assert (school["degree"], school["school"], school["startDate"]) == ("Informatica", "Universiteit Gent", "2011-01")
