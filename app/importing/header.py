@@ -40,8 +40,13 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
     blocks = list(header)
     name_block = _name_block(blocks)
     if name_block is not None:
-        personal["name"] = key_values.unframed(name_block.text)
-        blocks = [b for b in blocks if b is not name_block]
+        items = _items(name_block)
+        if len(items) > 1 and any(_kind(item) for item in items):   # "Banele Madikane | 071 8984 206 | …"
+            personal["name"] = next(item for item in items if not _kind(item))
+        else:
+            parts = _name_lines(name_block, blocks)
+            personal["name"] = key_values.unframed(" ".join(b.text for b in parts))
+            blocks = [b for b in blocks if b not in parts]
     details = blocks + [b for section in contact for b in section.blocks]
     details = [b for b in details if not key_values.is_title(b.text) and not _key_values(b, personal, notes)]
     _joined_name(personal)
@@ -66,6 +71,8 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
         if not known and not _is_summary(block.text):
             items = [words.strip_label(block.text) or block.text]   # one detail: "/" and "·" are its own
         for item in items:
+            if block is name_block and item == personal["name"]:
+                continue
             if _COUNTRY_CODE.match(item):
                 code = item         # "(+86)" at a line's end, its number wrapped onto the next
                 continue
@@ -182,6 +189,22 @@ def _joined_name(personal: dict) -> None:
         personal["name"] = named or f"{given} {family}".strip()
 
 
+def _name_lines(first: Block, blocks: list[Block]) -> list[Block]:
+    """The name's block and the lines that carry it on: a name set large, a word or two a line
+    ("Gregorio" / "Bujor"), each in the same type right under the one before, aligned with it."""
+    lines = [first]
+    for block in blocks[blocks.index(first) + 1:] if first in blocks else []:
+        above = lines[-1]
+        aligned = min(abs(block.x0 - above.x0), abs(block.x1 - above.x1),
+                      abs(block.x0 + block.x1 - above.x0 - above.x1) / 2) <= 6   # left, right or centred
+        if block.page != above.page or abs(block.size - above.size) > 0.5 or not aligned \
+                or not -above.size / 2 <= block.top - above.bottom < above.size or block.bold != above.bold \
+                or len(block.text.split()) > 3 or re.search(r"[\d@/|:,]", block.text) or len(lines) == 3:
+            break
+        lines.append(block)
+    return lines
+
+
 def _name_block(blocks: list[Block]) -> Block | None:
     blocks = [b for b in blocks if not key_values.is_title(b.text) and not _pairs_of(b)]
     titled = [b for b in blocks if b.level == 0]
@@ -190,7 +213,9 @@ def _name_block(blocks: list[Block]) -> Block | None:
     framed = [b for b in blocks[:6] if key_values.unframed(b.text) != b.text]
     if framed:
         return framed[0]   # "PERSONAL INFORMATION Lennart Jern" (Europass), "Résumé – Ada Lovelace"
-    candidates = [b for b in blocks[:6] if not _kind(b.text) and len(b.text) <= 80 and not b.bullet]
+    candidates = [b for b in blocks[:6] if not _kind(b.text) and len(b.text) <= 80 and not b.bullet
+                  and not dates.find_period(b.text) and not _DAY.search(b.text)
+                  and any(not _kind(item) for item in _items(b))]
     if not candidates:
         return None
     return max(candidates, key=lambda b: (b.size, -b.index))
@@ -199,6 +224,7 @@ def _name_block(blocks: list[Block]) -> Block | None:
 # An icon before a detail: a glyph read as a letter or two ("ć john@x.com"), or the icon's name when a
 # LaTeX icon font puts it in the text ("Envelope jake@su.edu", "MOBILE-ALT 123-456-7890").
 _ICON = re.compile(r"^(?:\S{1,2}|[A-Za-z][A-Za-z-]{2,19})\s+(\S.*)$")
+_DAY = re.compile(r"\d{4}\s*年|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")  # a day's date: "2022年 7月 1日 現在"
 _DETAILS = ("email", "phone", "url", "address")  # the fields a key–value item of a details line names
 _COUNTRY_CODE = re.compile(r"^[(（]?\+\d{1,3}[)）]?$")
 _LINK_SCHEME = re.compile(r"^(?:mailto|tel|callto):\s*", re.IGNORECASE)

@@ -102,6 +102,7 @@ def _contact_field(label: str) -> str | None:
 
 def is_title(text: str) -> bool:
     """Whether a line is the document's title ("Lebenslauf", "CURRICULUM VITAE", "个人简历")."""
+    text = re.sub(r"(?<=[^\x00-\u2e7f])\s+(?=[^\x00-\u2e7f])", "", text)   # "職 務 経 歴 書", spaced out
     return re.sub(r"[\s:：.]+", " ", text).strip().casefold() in TITLES
 
 

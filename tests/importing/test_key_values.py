@@ -152,3 +152,30 @@ def test_numbered_headings_and_a_tex_bullet_with_no_unicode_mapping():
     assert content["sectionOrder"][:2] == ["education", "workExperience"]
     school = content["education"][0]
     assert (school["degree"], school["school"], school["startDate"]) == ("Informatica", "Universiteit Gent", "2011-01")
+
+
+@pytest.mark.parametrize("align", ["left", "centre"])
+def test_a_name_set_large_over_two_lines_is_one_name(align):
+    def draw(page):
+        page.setFont("Helvetica-Bold", 36)
+        for top, word in ((780, "Gregorio"), (742, "Bujor")):
+            if align == "left":
+                page.drawString(40, top, word)
+            else:
+                page.drawCentredString(150, top, word)
+        page.setFont("Helvetica", 18)
+        page.drawString(40, 700, "Desarrollador Full-Stack")
+        page.setFont("Helvetica", 10)
+        page.drawString(40, 680, "goyo@example.es")
+        page.setFont("Helvetica-Bold", 14)
+        page.drawString(40, 640, "Experiencia")
+        page.setFont("Helvetica", 10)
+        page.drawString(40, 622, "Desarrollador, Acme · 2019 – 2021")
+    personal = reading.read_all("pdf", drawn_pdf(draw)).content["personalInfo"]
+    assert personal["name"] == "Gregorio Bujor"
+
+
+def test_a_name_on_the_line_of_the_contact_details_is_the_name_alone():
+    personal, _ = _personal(("Normal", "Banele Madikane | 071 8984 206 | banele@example.co.za"))
+    assert (personal["name"], personal["phone"], personal["email"]) == (
+        "Banele Madikane", "071 8984 206", "banele@example.co.za")
