@@ -144,7 +144,9 @@ class _Docx:
                     cells[-1].append({**run, "t": part})
         cells = [cell for cell in cells if any(r["t"].strip() for r in cell)]
         return {"page": 1, "x0": 0.0, "x1": 0.0, "top": 0.0, "bottom": 0.0, "base": 0.0, "w1": 0.0, "style": name or "",
-                "level": level, "bullet": numbered or "list" in (name or "").lower(), "para": True,
+                # A heading's style may number it (outline numbering): it stays a heading, not a list item.
+                "level": level, "bullet": (numbered or "list" in (name or "").lower()) and not (match or level == 0),
+                "para": True,
                 "space": space, "cells": cells}
 
     def _default_paragraph_style(self) -> str | None:

@@ -30,7 +30,24 @@ def split_into_entries(blocks: list[Block]) -> list[list[Block]]:
             groups.append([block])
         else:
             groups[-1].append(block)
-    return _dates_joined(groups)
+    return [part for group in _dates_joined(groups) for part in _titled_parts(group)]
+
+
+def _titled_parts(group: list[Block]) -> list[list[Block]]:
+    """A group cut before each later line that reads as another entry's title: bold, not a list item,
+    with a line that is only a date right under it ("Geo Instruments - Project Coordinator" / "06/2018 -
+    09/2022"), where the group's own first line had a date line under it too. The first entry may be
+    set in a heading's style and the others in bold body type (a DOCX edited by hand)."""
+    if len(group) < 4 or not (dates.is_date_text(group[1].text) or dates.find_period(group[0].text)):
+        return [group]
+    parts = [[group[0]]]
+    for index, block in enumerate(group[1:], start=1):
+        below = group[index + 1] if index + 1 < len(group) else None
+        if below is not None and not block.bullet and block.bold and len(block.text) <= 100 \
+                and not dates.find_period(block.text) and dates.is_date_text(below.text) and len(parts[-1]) > 1:
+            parts.append([])
+        parts[-1].append(block)
+    return parts
 
 
 WRAPPED_DATE = 16   # characters: a piece of a date a narrow margin wrapped ("Sept", "2018–May", "2023")

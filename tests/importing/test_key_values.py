@@ -179,3 +179,36 @@ def test_a_name_on_the_line_of_the_contact_details_is_the_name_alone():
     personal, _ = _personal(("Normal", "Banele Madikane | 071 8984 206 | banele@example.co.za"))
     assert (personal["name"], personal["phone"], personal["email"]) == (
         "Banele Madikane", "071 8984 206", "banele@example.co.za")
+
+
+def test_a_numbered_heading_style_and_entries_titled_in_two_looks():
+    """LibreOffice's outline numbering on Heading 2 (a heading, not a list item), the first job titled in
+    Heading 3 and the others in bold body type, each with a line of dates under its title."""
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    document = Document()
+    document.add_paragraph("Dan Edens", style="Title")
+    document.add_paragraph("dan@example.com")
+    heading = document.add_paragraph("Work Experience", style="Heading 2")
+    numbering = OxmlElement("w:numPr")
+    for tag in ("w:ilvl", "w:numId"):
+        value = OxmlElement(tag)
+        value.set(qn("w:val"), "0" if tag == "w:ilvl" else "1")
+        numbering.append(value)
+    heading._p.get_or_add_pPr().append(numbering)
+    document.add_paragraph("Minim - QA Automation Engineer", style="Heading 3")
+    document.add_paragraph("09/2022 - 09/2023")
+    for text in ("Automated testing of firmware.", "Bug reporting and regression testing."):
+        document.add_paragraph(text, style="List Bullet")
+    for title, period in (("Geo Instruments - Project Coordinator", "06/2018 - 09/2022"),
+                          ("AMEC Earth & Environmental - Laboratory Technician", "03/2013 - 03/2014")):
+        document.add_paragraph().add_run(title).bold = True
+        document.add_paragraph(period)
+        document.add_paragraph("Installed monitoring equipment.", style="List Bullet")
+    out = io.BytesIO()
+    document.save(out)
+    jobs = reading.read_all("docx", out.getvalue()).content["workExperience"]
+    assert [(job["company"], job["position"], job["startDate"]) for job in jobs] == [
+        ("Minim", "QA Automation Engineer", "2022-09"), ("Geo Instruments", "Project Coordinator", "2018-06"),
+        ("AMEC Earth & Environmental", "Laboratory Technician", "2013-03")]
