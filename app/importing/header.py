@@ -47,6 +47,9 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
             parts = _name_lines(name_block, blocks)
             personal["name"] = key_values.unframed(" ".join(b.text for b in parts))
             blocks = [b for b in blocks if b not in parts]
+            name, title = _name_title(personal["name"])
+            if title:   # "Карпухин Никита, Unity разработчик"
+                personal["name"], personal["label"] = name, title
     details = blocks + [b for section in contact for b in section.blocks]
     details = [b for b in details if not key_values.is_title(b.text) and not _key_values(b, personal, notes)]
     _joined_name(personal)
@@ -146,7 +149,7 @@ def _key_values(block: Block, personal: dict, notes: list[dict]) -> bool:
     "Name | Ada Lovelace"); whether it was one, every value fitting its field. A given and a family name
     on lines of their own are kept apart until ``_joined_name``."""
     found = _pairs_of(block)
-    if not found:
+    if not found or any(field == "profile" for field, _ in found):   # profiles: read item by item
         return False
     for field, value in found:
         if field in ("given", "family", "name"):
@@ -178,7 +181,7 @@ def _fits(field: str, value: str) -> bool:
     kind = _kind(value)
     if field in ("email", "phone"):
         return kind == field
-    if field == "url":
+    if field in ("url", "profile"):
         return kind in ("url", "profile")
     return field == "other" or not kind and not (field == "label" and dates.find_period(value))
 
@@ -187,6 +190,14 @@ def _joined_name(personal: dict) -> None:
     named, given, family = (personal.pop(f"_{part}", "") for part in ("name", "given", "family"))
     if named or given or family:
         personal["name"] = named or f"{given} {family}".strip()
+
+
+def _name_title(text: str) -> tuple[str, str]:
+    """A name and the job title printed after it on its line ("Ada Lovelace, Analyst"), or (text, "")."""
+    found = re.match(r"^([^\d,|–—]+?)\s*(?:,|\s[|–—-])\s*(\S.*)$", text)
+    if found and 1 <= len(found.group(1).split()) <= 4 and words.position_score(found.group(2)) > 0:
+        return found.group(1), found.group(2)
+    return text, ""
 
 
 def _name_lines(first: Block, blocks: list[Block]) -> list[Block]:
@@ -225,6 +236,7 @@ def _name_block(blocks: list[Block]) -> Block | None:
 # LaTeX icon font puts it in the text ("Envelope jake@su.edu", "MOBILE-ALT 123-456-7890").
 _ICON = re.compile(r"^(?:\S{1,2}|[A-Za-z][A-Za-z-]{2,19})\s+(\S.*)$")
 _DAY = re.compile(r"\d{4}\s*年|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")  # a day's date: "2022年 7月 1日 現在"
+_TRAILING_PHONE = re.compile(r"\s+(?=(?:[(（]\+?\d{1,3}[)）]\s*|\+)?\d[\d\s().\-/)）]{6,}$)")
 _DETAILS = ("email", "phone", "url", "address")  # the fields a key–value item of a details line names
 _COUNTRY_CODE = re.compile(r"^[(（]?\+\d{1,3}[)）]?$")
 _LINK_SCHEME = re.compile(r"^(?:mailto|tel|callto):\s*", re.IGNORECASE)
@@ -240,6 +252,8 @@ def _items(block: Block) -> list[str]:
         if EMAIL.search(text):     # "上海·(+86) 138-0013-8000·zhang.wei@email.com": a middle dot, unspaced
             parts = [piece for part in parts for piece in part.split("·")]
         parts = [piece for part in parts for piece in key_values.split(part)]
+        parts = [piece for part in parts for piece in
+                 ([part] if [field for field, _ in key_values.pairs(part)] == ["phone"] else _phone_apart(part))]
         for part in parts:
             part = _LINK_SCHEME.sub("", part.strip(" |·•/"))
             if not part:
@@ -254,6 +268,14 @@ def _items(block: Block) -> list[str]:
                     stripped = icon_text  # an icon font's glyph before it, read as a letter: "ć john@x.com"
             items.append(stripped)
     return items
+
+
+def _phone_apart(text: str) -> list[str]:
+    """An item with a phone number at its end, apart: "Telegram: https://t.me/x +7(977)314-11-79"."""
+    found = _TRAILING_PHONE.search(text)
+    if found is None or not re.search(r"[^\W\d]", text[:found.start()]) or _kind(text[found.end():]) != "phone":
+        return [text]
+    return [text[:found.start()], text[found.end():]]
 
 
 def _kind(text: str) -> str | None:

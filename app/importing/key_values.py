@@ -32,6 +32,10 @@ LABELS: dict[str, tuple[str, ...]] = {
     "address": ("anschrift", "adresse", "wohnort", "endereço", "indirizzo", "adres", "адрес", "住所", "居住地",
                 "주소", "địa chỉ", "residence", "based in", "籍贯"),
     "url": ("blog", "portfolio", "博客", "ブログ", "个人网站"),
+    # a network's account: the header reads "GitHub: https://github.com/…" as a profile
+    "profile": ("github", "gitlab", "linkedin", "telegram", "twitter", "x", "stack overflow", "stackoverflow",
+                "medium", "behance", "dribbble", "gitee", "kaggle", "youtube", "instagram", "facebook", "mastodon",
+                "skype", "whatsapp", "wechat", "微信", "qq", "知乎", "码云", "掘金", "vk", "вконтакте", "xing"),
     "other": ("date of birth", "birth date", "born", "birthday", "dob", "age", "nationality", "citizenship",
               "marital status", "gender", "sex", "driving licence", "driver's license", "visa", "languages",
               "geburtsdatum", "geboren", "geburtsort", "staatsangehörigkeit", "nationalität", "familienstand",

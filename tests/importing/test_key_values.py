@@ -212,3 +212,12 @@ def test_a_numbered_heading_style_and_entries_titled_in_two_looks():
     assert [(job["company"], job["position"], job["startDate"]) for job in jobs] == [
         ("Minim", "QA Automation Engineer", "2022-09"), ("Geo Instruments", "Project Coordinator", "2018-06"),
         ("AMEC Earth & Environmental", "Laboratory Technician", "2013-03")]
+
+
+def test_a_name_with_its_title_and_details_run_together_with_spaces():
+    personal, _ = _personal(("Normal", "Карпухин Никита, Unity разработчик"),
+                            ("Normal", "Россия, Москва, Telegram: https://t.me/Krpfsh  +7(977)314-11-79"),
+                            ("Normal", "E-mail: nik@example.com  GitHub: https://github.com/Krpfsh"))
+    assert (personal["name"], personal["label"]) == ("Карпухин Никита", "Unity разработчик")
+    assert (personal["phone"], personal["email"]) == ("+7(977)314-11-79", "nik@example.com")
+    assert {p["network"] for p in personal["profiles"]} == {"Telegram", "GitHub"}
