@@ -197,7 +197,10 @@ async function resend(entry, button) {
     if (error.code === "NOT_FOUND") await loadLog();
   } finally {
     button.disabled = false;
-    if (button.isConnected && document.activeElement === document.body) button.focus(); // disabling blurred it
+    // Disabling blurred it; a refresh meanwhile (settleLog) may have drawn its row anew.
+    const target = button.isConnected ? button
+      : rows.querySelector(`tr[data-id="${CSS.escape(entry.id)}"] button[data-action="resend"]`);
+    if (target && document.activeElement === document.body) target.focus();
   }
 }
 
