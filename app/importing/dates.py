@@ -80,8 +80,21 @@ def _january(date: str) -> str:
     return f"{date}-01" if len(date) == 4 else date
 
 
+# Two months of one year: "3 - 4/2014", "1.-2.2013" (German tabular CVs).
+_MONTHS_OF_A_YEAR = re.compile(r"(?<![\d./])(?P<m1>\d{1,2})\.?\s*[-–—]\s*(?P<m2>\d{1,2})\s*[/.]\s*(?P<y>(?:19|20)\d\d)(?![\d./])")
+
+
 def find_period(text: str) -> Period | None:
     """The first date or date range in ``text``."""
+    found = _find_period(text)
+    months = _MONTHS_OF_A_YEAR.search(text)
+    if months and 1 <= int(months["m1"]) <= int(months["m2"]) <= 12 and (found is None or months.start() <= found.span[0]):
+        year = months["y"]
+        return Period(f"{year}-{int(months['m1']):02d}", f"{year}-{int(months['m2']):02d}", False, months.span(), False)
+    return found
+
+
+def _find_period(text: str) -> Period | None:
     for match in PERIOD.finditer(text):
         start = _month(match, "s_")
         if start is None:

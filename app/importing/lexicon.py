@@ -233,6 +233,8 @@ POSITION_WORDS = (
     "geschäftsführer", "geschäftsführerin", "auszubildender", "auszubildende", "hilfskraft", "referent",
     "referentin", "sachbearbeiter", "sachbearbeiterin", "administrator", "architekt", "informatiker",
     "fachinformatiker", "trainee", "abteilungsleiter", "doktorand", "doktorandin", "tutor", "tutorin",
+    "entwickler", "ingenieur", "praktikant", "leiter", "programmierer", "programmiererin", "helfer", "helferin",
+    "techniker", "technikerin", "assistent", "assistentin", "kaufmann", "kauffrau", "hiwi", "dozent", "lehrer",
     # fr
     "développeuse", "ingénieure", "stagiaire", "chef de projet", "responsable", "consultante", "analyste",
     "directeur", "directrice", "alternant", "alternante", "chargé", "chargée", "technicien", "technicienne",
@@ -255,7 +257,7 @@ POSITION_WORDS = (
     "リーダー", "マネージャー", "プログラマー", "インターン", "アルバイト", "主任", "課長", "部長", "社員",
     "研究員", "인턴", "팀장", "연구원", "사원", "대리", "과장",
 )
-COMPANY_WORDS = ("gmbh", "ag", "kg", "mbh", "e.v", "sarl", "sas", "s.a.s", "srl", "s.r.l",
+COMPANY_WORDS = ("gmbh", "ag", "kg", "mbh", "e.v", "gbr", "e.k", "ohg", "ug", "sarl", "sas", "s.a.s", "srl", "s.r.l",
                  "spa", "s.p.a", "bv", "b.v", "nv", "ltda", "s.a", "eireli", "oy", "aps", "kft",
                  "z.o.o", "a.s", "s.r.o", "ооо", "ао", "пао", "зао", "ип", "тов", "tbk", "jsc",
                  "co.,ltd", "k.k", "firma", "unternehmen", "konzern", "entreprise", "société", "groupe", "empresa",
@@ -281,3 +283,7 @@ DEGREE_WORDS = ("abitur", "fachabitur", "bachelorarbeit", "masterarbeit", "diplo
                 "магістр", "学士", "修士", "博士", "卒業", "学部", "学科", "専攻", "研究科", "전공", "학위", "졸업",
                 "sarjana", "cử nhân", "kỹ sư", "thạc sĩ", "tiến sĩ", "mgr",
                 "πτυχίο", "μεταπτυχιακό")
+# A German role is often a compound ending in one ("Entwicklungsingenieur", "Mitgliederwerber").
+POSITION_ENDINGS = ("ingenieur", "ingenieurin", "entwickler", "entwicklerin", "leiter", "leiterin", "berater",
+                    "beraterin", "mitarbeiter", "mitarbeiterin", "techniker", "referent", "assistent",
+                    "programmierer", "werber", "manager", "kaufmann", "kauffrau", "helfer", "lehrer", "informatiker")

@@ -54,8 +54,10 @@ def read_section(content: dict, key: str, title: str, blocks: list[Block], body:
         content.setdefault("customSections", []).append(filled({"title": title}, items=[i for i in items if i]))
     elif reader is not None:
         records = content.setdefault(key, [])
-        for entry in entries_of(blocks, body, key):
-            record = reader(entry)
+        found = entries_of(blocks, body, key)
+        second = key == "workExperience" and _titles_second(found)
+        for entry in found:
+            record = _work(entry, title_second=True) if second else reader(entry)
             unsure = record.pop(UNSURE, {})
             if not record:
                 continue
@@ -110,9 +112,26 @@ def _unsure(record: dict, **reasons) -> dict:
     return record
 
 
-def _work(entry: Entry) -> dict:
+def _titles_second(entries: list[Entry]) -> bool:
+    """Whether the section's entries print the employer first and the title second: so do most of
+    those whose two first parts the words tell apart ("clockwork GbR, Dresden" / "Programmierer")."""
+    votes = []
+    for entry in entries:
+        parts = one_part(list(entry.parts))
+        if len(parts) >= 2:
+            first, second = (words.position_score(part.text) for part in parts[:2])
+            if first != second:
+                votes.append(second > first)
+    return len(votes) >= 2 and sum(votes) * 3 >= len(votes) * 2
+
+
+def _work(entry: Entry, title_second: bool = False) -> dict:
+    """A job: its title is the part with the most role words; on a tie, the first (or the second, where
+    the section's other entries print the employer first)."""
     parts = one_part(list(entry.parts))
     by_order = _guessed(parts, words.position_score)
+    if by_order and title_second and len(parts) >= 2:
+        parts[0], parts[1] = parts[1], parts[0]
     position = take(parts, words.position_score) if len(parts) > 1 or (
         parts and words.position_score(parts[0].text) > 0) else ""
     company = take(parts)

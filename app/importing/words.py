@@ -323,7 +323,9 @@ def position_score(text: str) -> int:
     latin = [w for w in re.findall(rf"[{_LETTER}][{_LETTER}\-]*", text.casefold())]
     ending = (bool(latin) and latin[-1] in POSITION_WORDS and not re.search(r"[\u3400-\u9fff]\s*$", text)) \
         or any(text.rstrip().endswith(word) for word in POSITION_WORDS_ZH)
-    return (_score(text, POSITION_WORDS, POSITION_WORDS_ZH) + ending
+    compound = any(len(word) >= 9 and word.endswith(lexicon.POSITION_ENDINGS) and word not in POSITION_WORDS
+                   for word in latin)
+    return (_score(text, POSITION_WORDS, POSITION_WORDS_ZH) + ending + compound
             - _score(text, COMPANY_WORDS, COMPANY_WORDS_ZH))
 
 

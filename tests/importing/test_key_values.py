@@ -221,3 +221,34 @@ def test_a_name_with_its_title_and_details_run_together_with_spaces():
     assert (personal["name"], personal["label"]) == ("Карпухин Никита", "Unity разработчик")
     assert (personal["phone"], personal["email"]) == ("+7(977)314-11-79", "nik@example.com")
     assert {p["network"] for p in personal["profiles"]} == {"Telegram", "GitHub"}
+
+
+def test_a_german_tabular_cv_prints_the_employer_first_and_the_title_under_it():
+    """Dates in a column of their own ("1 - 2/2013": two months of one year), the employer (with its place)
+    on the first line and the title under it; a title no word tells apart follows the section's other
+    entries."""
+    def draw(page):
+        page.setFont("Helvetica-Bold", 16)
+        page.drawString(72, 790, "Lebenslauf")
+        page.setFont("Helvetica", 10)
+        page.drawString(72, 766, "Name:")
+        page.drawString(180, 766, "Jörg Teichmann")
+        page.drawString(72, 752, "E-Mail:")
+        page.drawString(180, 752, "joerg@example.de")
+        page.setFont("Helvetica-Bold", 13)
+        page.drawString(72, 720, "Beruflicher Werdegang")
+        top = 700
+        for period, employer, title in (("12/2014 – 3/2015", "FAB Bertelmann Technologie Dresden", "Programmierer"),
+                                        ("1 - 2/2013", "Wesser Werbung, Stuttgart", "Mitgliederwerber"),
+                                        ("5 - 11/2012", "TechniSat Digital GmbH, Dresden", "Entwicklungsingenieur")):
+            page.setFont("Helvetica", 10)
+            page.drawRightString(225, top, period)   # as printed: the dates right-aligned in their column
+            page.drawString(234, top, employer)
+            page.setFont("Helvetica-Oblique", 10)
+            page.drawString(234, top - 13, title)
+            top -= 32
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert content["personalInfo"]["name"] == "Jörg Teichmann"
+    assert [(job["company"], job["position"], job["startDate"]) for job in content["workExperience"]] == [
+        ("FAB Bertelmann Technologie Dresden", "Programmierer", "2014-12"),
+        ("Wesser Werbung", "Mitgliederwerber", "2013-01"), ("TechniSat Digital GmbH", "Entwicklungsingenieur", "2012-05")]
