@@ -128,14 +128,15 @@ def _titles_second(entries: list[Entry]) -> bool:
 def _work(entry: Entry, title_second: bool = False) -> dict:
     """A job: its title is the part with the most role words; on a tie, the first (or the second, where
     the section's other entries print the employer first)."""
-    parts = one_part(list(entry.parts))
+    parts, located = _located(list(entry.parts))
+    parts = one_part(parts)
     by_order = _guessed(parts, words.position_score)
     if by_order and title_second and len(parts) >= 2:
         parts[0], parts[1] = parts[1], parts[0]
     position = take(parts, words.position_score) if len(parts) > 1 or (
         parts and words.position_score(parts[0].text) > 0) else ""
     company = take(parts)
-    location = take(parts)
+    location = located or take(parts)
     placed = False
     if not location and position:
         company, location = _place(company)
@@ -146,6 +147,25 @@ def _work(entry: Entry, title_second: bool = False) -> dict:
                     endDate=end, description=description, highlights=highlights)
     return _unsure(record, position="order" if by_order and position and company else "",
                    location="place" if placed else "", startDate=_date_note(entry, start))
+
+
+_STATES = frozenset("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM "
+                    "NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split())
+# "… CMG Technology Atlanta, GA": a US city and state at the end of a head's part (a two-word city when
+# its first word is one that begins many: "New York", "San Jose", "Salt Lake City" as "Lake City").
+_US_PLACE = re.compile(r"^(?P<rest>.*?)[\s,]+(?P<place>(?:(?:New|San|Santa|Los|Las|Salt|St\.?|Saint|Fort|Palo|El|"
+                       r"Mountain|Grand|Long|Kansas|Oklahoma|Jersey|Carson|Baton|Little|Ann|Cedar|Des)\s+)?"
+                       r"[A-Z][\w.'-]+,\s*(?P<state>[A-Z]{2}))$")
+
+
+def _located(parts: list[Part]) -> tuple[list[Part], str]:
+    """The head's parts without a US city and state one of them ends with, and that place."""
+    for index, part in enumerate(parts):
+        found = _US_PLACE.match(f" {part.text}")
+        if found and found.group("state") in _STATES and len(parts) + bool(found.group("rest").strip(" ,")) > 1:
+            rest = [Part(found.group("rest").strip(" ,"), part.bold)] if found.group("rest").strip(" ,") else []
+            return parts[:index] + rest + parts[index + 1:], found.group("place")
+    return parts, ""
 
 
 def _place(company: str) -> tuple[str, str]:

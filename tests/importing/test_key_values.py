@@ -252,3 +252,16 @@ def test_a_german_tabular_cv_prints_the_employer_first_and_the_title_under_it():
     assert [(job["company"], job["position"], job["startDate"]) for job in content["workExperience"]] == [
         ("FAB Bertelmann Technologie Dresden", "Programmierer", "2014-12"),
         ("Wesser Werbung", "Mitgliederwerber", "2013-01"), ("TechniSat Digital GmbH", "Entwicklungsingenieur", "2012-05")]
+
+
+@pytest.mark.parametrize(("head", "position", "company", "location"), [
+    ("Software Developer, CMGd Atlanta, GA", "Software Developer", "CMGd", "Atlanta, GA"),
+    ("Software Engineer, IDEAL Technology\tOrlando, FL", "Software Engineer", "IDEAL Technology", "Orlando, FL"),
+    ("Data Analyst, Acme Corp New York, NY", "Data Analyst", "Acme Corp", "New York, NY"),
+])
+def test_a_us_city_and_state_after_the_employer_is_the_location(head, position, company, location):
+    found = reading.read_all("docx", docx_of(("Title", "Greg Meno"), ("Normal", "greg@example.com"),
+                                             ("Heading 1", "Experience"), ("Heading 2", head),
+                                             ("Normal", "6/2010 – 6/2012"), ("Normal", "Built the CMS.")))
+    job = found.content["workExperience"][0]
+    assert (job["position"], job["company"], job["location"]) == (position, company, location)
