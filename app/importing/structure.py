@@ -54,6 +54,7 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     body = _body_size(blocks)
     heads = _headings(blocks, body)
     top, sections = _sections(blocks, heads)
+    top = _with_display_name(top, sections, body)
     content: dict = {}
     personal = header.personal_info(top, [s for s in sections if s.key == "contact"], notes)
     if not (personal.get("email") and personal.get("phone")):
@@ -84,6 +85,25 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     if language:  # the headings of one of the templates' languages: the resume prints in it again
         content["language"] = language
     return content
+
+
+DISPLAY = 2.0  # times the body's size: a line this large is set as a name is
+
+
+def _with_display_name(top: list[Block], sections: list[Section], body: float) -> list[Block]:
+    """The header, with the name set large further down (Word's text boxes anchored to the first
+    paragraph come first in the file, before the body's name), when the header has nothing near as large:
+    the largest short line of letters in the document, at least DISPLAY times the body's size."""
+    if not body or any(b.size >= DISPLAY * body * 0.8 for b in top):
+        return top
+    found = [(b.size, section, b) for section in sections for b in section.blocks
+             if b.size >= DISPLAY * body and 1 <= len(b.text.split()) <= 5 and not re.search(r"[\d@:/%]", b.text)
+             and not b.bullet]
+    if not found:
+        return top
+    _size, section, block = max(found, key=lambda item: item[0])
+    section.blocks.remove(block)
+    return [block, *top]
 
 
 def _one_column(sections: list[Section]) -> bool:

@@ -8,6 +8,7 @@ import io
 
 import pytest
 from docx import Document
+from docx.shared import Pt
 from hypothesis import given, settings, strategies as st
 
 from app.importing import key_values, reading
@@ -265,3 +266,20 @@ def test_a_us_city_and_state_after_the_employer_is_the_location(head, position, 
                                              ("Normal", "6/2010 – 6/2012"), ("Normal", "Built the CMS.")))
     job = found.content["workExperience"][0]
     assert (job["position"], job["company"], job["location"]) == (position, company, location)
+
+
+def test_a_name_set_large_after_text_boxes_anchored_before_it_is_the_name():
+    """Word's text boxes come first in the file when anchored to the first paragraph: the header holds
+    a sidebar's lines, and the name, set in 36 pt, comes later in the body."""
+    document = Document()
+    document.add_paragraph("200%")
+    document.add_paragraph("Pasión")
+    document.add_paragraph("Habilidades", style="Heading 1")
+    document.add_paragraph("HTML", style="List Bullet")
+    document.add_paragraph("Datos personales", style="Heading 1")
+    name = document.add_paragraph().add_run("Rody Castro Cuello")
+    name.font.size = Pt(36)
+    document.add_paragraph("rody@example.do")
+    out = io.BytesIO()
+    document.save(out)
+    assert reading.read_all("docx", out.getvalue()).content["personalInfo"]["name"] == "Rody Castro Cuello"
