@@ -22,10 +22,11 @@ from app.importing import words
 from app.importing.columns import ALIGN, right_edges
 
 BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□"
-# A C1 control character is no text: a TeX font's bullet with no Unicode mapping reads as one ("\x88").
-_MARKER = rf"[{re.escape(BULLETS)}\u0080-\u009f]"
-_BULLET = re.compile(rf"^\s*{_MARKER}\s+")
-_BULLET_ONLY = re.compile(rf"^\s*{_MARKER}\s*$")
+_BULLET = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s+")
+_BULLET_ONLY = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s*$")
+# A C1 control character is no text: a TeX font's glyph with no Unicode mapping reads as one ("\x88", a
+# bullet or an icon before a phone number); it is dropped, not taken for a list's marker.
+_C1 = re.compile(r"[\u0080-\u009f]")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 _LATIN = re.compile(r"[A-Za-z0-9]")
 _STARTS_ITEM = re.compile(r"^(?:https?://|www\.|[\w.+-]+@[\w-]+\.)", re.IGNORECASE)
@@ -96,7 +97,7 @@ _COMPATIBILITY = re.compile(r"[\ufb00-\ufb06\u2e80-\u2fdf\uf900-\ufaff\uff10-\uf
 
 def clean(text: str) -> str:
     """Whitespace collapsed; spaces next to CJK characters kept as given (a reader keeps them)."""
-    text = text.replace("\u00a0", " ").replace("\u200b", "")
+    text = _C1.sub("", text.replace("\u00a0", " ").replace("\u200b", ""))
     text = unicodedata.normalize("NFC", _COMPATIBILITY.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text))
     return " ".join(text.split())
 

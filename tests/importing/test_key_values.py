@@ -12,6 +12,7 @@ from docx.shared import Pt
 from hypothesis import given, settings, strategies as st
 
 from app.importing import key_values, reading
+from app.importing.layout import clean
 from tests.resumes.test_import import docx_of
 from tests.support import drawn_pdf
 
@@ -135,7 +136,7 @@ def test_a_europass_like_entry_with_an_open_start_and_its_employer_in_body_type(
 
 def test_numbered_headings_and_a_tex_bullet_with_no_unicode_mapping():
     """A LaTeX article's sections are numbered ("2 Opleiding"); its bullet, with no Unicode mapping in
-    the font, reads as a C1 control character."""
+    the font, reads as a C1 control character, which is no text."""
     def draw(page):
         page.setFont("Helvetica-Bold", 16)
         page.drawString(72, 780, "Sam Vermeulen")
@@ -283,3 +284,11 @@ def test_a_name_set_large_after_text_boxes_anchored_before_it_is_the_name():
     out = io.BytesIO()
     document.save(out)
     assert reading.read_all("docx", out.getvalue()).content["personalInfo"]["name"] == "Rody Castro Cuello"
+
+
+
+def test_a_c1_control_character_is_no_text():
+    """pdfTeX's glyphs with no Unicode mapping (a bullet, an icon before a phone number) read as C1
+    control characters: dropped, not taken for a list's marker (which hid contact lines from the header)."""
+    assert clean("\x88  2011-2015: Informatica") == "2011-2015: Informatica"
+    assert clean("\x83 +420 777 123 456 \x84 jana@example.cz") == "+420 777 123 456 jana@example.cz"
