@@ -41,8 +41,10 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
     name_block = _name_block(blocks)
     if name_block is not None:
         items = _items(name_block)
-        if len(items) > 1 and any(_kind(item) for item in items):   # "Banele Madikane | 071 8984 206 | …"
-            personal["name"] = next(item for item in items if not _kind(item))
+        named = [item for item in items if not _kind(item)]
+        if len(items) > 1 and len(named) < len(items):   # "Banele Madikane | 071 8984 206 | …"
+            if named:
+                personal["name"] = named[0]
         else:
             parts = _name_lines(name_block, blocks)
             personal["name"] = key_values.unframed(" ".join(b.text for b in parts))
@@ -74,7 +76,7 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
         if not known and not _is_summary(block.text):
             items = [words.strip_label(block.text) or block.text]   # one detail: "/" and "·" are its own
         for item in items:
-            if block is name_block and item == personal["name"]:
+            if block is name_block and item == personal.get("name"):
                 continue
             if _COUNTRY_CODE.match(item):
                 code = item         # "(+86)" at a line's end, its number wrapped onto the next

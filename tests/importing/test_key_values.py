@@ -11,7 +11,7 @@ from docx import Document
 from docx.shared import Pt
 from hypothesis import given, settings, strategies as st
 
-from app.importing import key_values, reading
+from app.importing import Unreadable, key_values, reading
 from app.importing.layout import clean
 from tests.resumes.test_import import docx_of
 from tests.support import drawn_pdf
@@ -292,3 +292,28 @@ def test_a_c1_control_character_is_no_text():
     control characters: dropped, not taken for a list's marker (which hid contact lines from the header)."""
     assert clean("\x88  2011-2015: Informatica") == "2011-2015: Informatica"
     assert clean("\x83 +420 777 123 456 \x84 jana@example.cz") == "+420 777 123 456 jana@example.cz"
+
+
+def test_a_title_styled_line_of_contact_details_alone_names_no_one():
+    personal, notes = _personal(("Title", "ada@example.org | +44 20 7946 0000"))
+    assert (personal["email"], personal["phone"]) == ("ada@example.org", "+44 20 7946 0000")
+    assert "name" not in personal and {"path": "personalInfo.name", "reason": "not_found", "text": ""} in notes
+
+
+_LINE = st.one_of(st.text(max_size=60), st.sampled_from([
+    "ada@example.org | +44 20 7946 0000", "Name: Ada", "Vorname: Jana", "Lebenslauf", "Résumé – Ada", "3 - 4/2014",
+    "January 2018 – Engineer", "Contact: (+86) 151 0166 9791 Email: a@b.cn", "2 Opleiding", "Atlanta, GA"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Title", "Normal", "Heading 1", "Heading 2", "List Bullet"]), _LINE),
+                min_size=1, max_size=12))
+def test_any_document_of_such_lines_is_read_without_an_error(paragraphs):
+    """Whatever the lines and their styles, the reading answers a content or says the file holds no text."""
+    paragraphs = [(style, "".join(ch for ch in text if ch.isprintable())) for style, text in paragraphs]
+    try:
+        found = reading.read_all("docx", docx_of(*paragraphs))
+    except Unreadable as error:
+        assert error.reason == "no_text"
+    else:
+        assert isinstance(found.content.get("personalInfo", {}), dict)
