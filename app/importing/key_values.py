@@ -53,8 +53,10 @@ _CONTACT = {label: field for field, labels in (("email", ("e-mail", "email", "ma
                                                 ("phone", ("phone", "telephone", "tel", "mobile", "cell", "teléfono",
                                                            "móvil", "celular", "电话", "手机", "联系电话")),
                                                 ("address", ("address", "location", "dirección", "ubicación", "地址",
-                                                             "住址", "所在地", "现居", "现居地", "城市")))
-            for label in labels}
+                                                             "住址", "所在地", "现居", "现居地", "城市")),
+                                                ("url", ("website", "web", "homepage", "url", "sitio web",
+                                                         "página web", "网站", "主页", "个人主页")))
+            for label in labels}   # the header's own contact labels (words.CONTACT_LABELS) by the field they name
 _ALL = sorted({*_FIELD_OF, *CONTACT_LABELS}, key=len, reverse=True)
 _ALTERNATIVES = "|".join(re.escape(label) for label in _ALL)
 # "Name: Ada", "姓名：张三", "E-Mail Address : ada@x.org": a known label, a colon, the value.
@@ -72,9 +74,9 @@ TITLES = frozenset(("resume", "résumé", "resumé", "curriculum vitae", "curric
                     "简历", "个人简历", "简 历", "履歴書", "職務経歴書", "이력서", "sơ yếu lý lịch", "my resume",
                     "résumé de carrière", "personal resume", "bewerbung", "persönliche daten", "personal data",
                     "personal details", "personal information", "个人信息", "基本信息", "données personnelles"))
-_FRAME = re.compile(r"^(?:(?:" + "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True))
-                    + r")(?:\s+(?:of|von|de|di))?\s*[-–—:|·,]?\s+)(?P<rest>\S.*)$|^(?P<before>\S.*?)\s*[-–—:|·,]\s*(?:"
-                    + "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True)) + r")\s*$", re.IGNORECASE)
+_TITLE_ALTERNATIVES = "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True))
+_FRAME = re.compile(rf"^(?:(?:{_TITLE_ALTERNATIVES})(?:\s+(?:of|von|de|di))?\s*[-–—:|·,]?\s+)(?P<rest>\S.*)$"
+                    rf"|^(?P<before>\S.*?)\s*[-–—:|·,]\s*(?:{_TITLE_ALTERNATIVES})\s*$", re.IGNORECASE)
 
 
 def pairs(text: str) -> list[tuple[str, str]]:
@@ -86,7 +88,7 @@ def pairs(text: str) -> list[tuple[str, str]]:
         if match is None:
             return []
         label = match.group("label").casefold()
-        field = _FIELD_OF.get(label) or _CONTACT.get(label) or _contact_field(label)
+        field = _FIELD_OF.get(label) or _CONTACT.get(label)
         if field is None:
             return []
         found.append((field, match.group("value").strip(" ,;，；")))
@@ -96,12 +98,6 @@ def pairs(text: str) -> list[tuple[str, str]]:
 def split(text: str) -> list[str]:
     """A line cut before each label of a second pair: "Contact: +86 … Email: ada@x.org" in two."""
     return [part for part in _INNER.split(text) if _WORD.search(part)]  # not an icon alone
-
-
-def _contact_field(label: str) -> str | None:
-    if label in ("website", "web", "homepage", "url", "sitio web", "página web", "网站", "主页", "个人主页"):
-        return "url"
-    return None  # a label the header reads as before ("Profile")
 
 
 def is_title(text: str) -> bool:
