@@ -7,6 +7,7 @@ import io
 import re
 
 from app.importing import Unreadable
+from app.importing.tables import header_roles
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _CONTAINERS = {f"{W}hyperlink", f"{W}ins", f"{W}smartTag", f"{W}fldSimple", f"{W}customXml", f"{W}sdtContent",
@@ -53,10 +54,13 @@ class _Docx:
                 self._container(child)
 
     def _table(self, table) -> None:
-        for row in table.iter(f"{W}tr"):
-            if row.getparent() is not table:
-                continue
-            cells = [tc for tc in row if tc.tag == f"{W}tc"]
+        rows = [[tc for tc in row if tc.tag == f"{W}tc"] for row in table if row.tag == f"{W}tr"]
+        if rows and all(tc.find(f".//{W}tbl") is None for cells in rows for tc in cells) \
+                and header_roles([" ".join(_text_of(p) for p in tc.iter(f"{W}p")).strip() for tc in rows[0]]):
+            for cells in rows:
+                self._table_row(cells)
+            return
+        for cells in rows:
             simple = all(len([p for p in tc if p.tag == f"{W}p" and _text_of(p).strip()]) <= 1
                          and tc.find(f"{W}tbl") is None for tc in cells)
             if simple and len(cells) > 1:
@@ -75,6 +79,21 @@ class _Docx:
             else:
                 for tc in cells:
                     self._container(tc)
+
+    def _table_row(self, cells) -> None:
+        """A row of a table with a header row: its cells' first paragraphs as one line (``row``), each
+        cell's other paragraphs as lines of their own; ``cell_at`` numbers each cell's column."""
+        lines = [[line for line in (self._line(p) for p in tc.iter(f"{W}p")) if line is not None] for tc in cells]
+        first = [(column, found[0]) for column, found in enumerate(lines) if found]
+        if not first:
+            return
+        merged = {**first[0][1], "cells": [[run for cell in line["cells"] for run in cell] for _column, line in first],
+                  "cell_at": [column for column, _line in first], "row": True}
+        self._add(merged)
+        for column, found in enumerate(lines):
+            for line in found[1:]:
+                self._add({**line, "cells": [[run for cell in line["cells"] for run in cell]], "cell_at": [column],
+                           "row": False})
 
     def _paragraph(self, paragraph) -> None:
         line = self._line(paragraph)

@@ -21,7 +21,9 @@ another line):
            around a Chinese character): a PDF line wrapped when that word did not fit on the one above,
      "style": the DOCX paragraph style ("" for PDF), "level": its heading level (0 Title, 1..9, or null),
      "bullet": a DOCX list paragraph, "para": true for DOCX (a paragraph never wraps onto the next line),
-     "cells": [[run, ...], ...]}
+     "cells": [[run, ...], ...],
+     "cell_at": a DOCX table row's cells' column numbers, "row": whether the line starts the row (a
+                table with a header row, ``tables.py``; a PDF cell's place is its runs' left edge)}
 
 Cells are the parts of a line that a wide gap (a right-aligned date, a table cell, a column)
 or a tab separates. A run is ``{"t": text, "size", "font", "bold", "italic", "colour"}``

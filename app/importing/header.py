@@ -10,6 +10,7 @@ link scheme ("mailto:") or an icon before it; what fits no field is noted as unp
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from app.importing import dates, key_values, words
 from app.importing.layout import Block
@@ -37,7 +38,7 @@ NETWORK_ALIASES = {"码云": "gitee.com", "领英": "linkedin.com", "推特": "t
 
 def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict:
     personal: dict = {}
-    blocks = list(header)
+    blocks = _labels_above(list(header))
     name_block = _name_block(blocks)
     if name_block is not None:
         items = _items(name_block)
@@ -88,7 +89,11 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
                 _put(personal, kind, item)
             elif _is_summary(item):
                 summary.append(item)
-            elif not words.is_label(item):
+            elif words.is_label(item) or key_values.is_label(item):   # a form's label in a cell of its own
+                continue
+            elif _KANA.match(item):    # a Japanese form's ふりがな: how the name or the address reads
+                notes.append({"path": "personalInfo", "reason": "unplaced", "text": item})
+            else:
                 loose.append((block, item, bool(known)))
     if summary and "summary" not in personal:
         personal["summary"] = "\n".join(summary)
@@ -99,6 +104,8 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
             personal["label"] = text
         elif "address" not in personal:
             personal["address"] = text
+        elif _POSTCODE.match(personal["address"]):    # "〒 171-0031" above the street
+            personal["address"] += f" {text}"
         elif "label" not in personal:
             personal["label"] = text
         else:
@@ -218,12 +225,28 @@ def _name_lines(first: Block, blocks: list[Block]) -> list[Block]:
     return lines
 
 
+def _labels_above(blocks: list[Block]) -> list[Block]:
+    """A grid form's label alone above its value ("氏名" / "村上 太一") as one key–value line."""
+    out: list[Block] = []
+    for block in blocks:
+        above = out[-1] if out else None
+        if above is not None and len(above.cells) == 1 and key_values.is_label(above.text) and len(block.cells) == 1 \
+                and not key_values.is_label(block.text) and above.page == block.page:
+            pair = replace(block, cells=[above.cells[0], block.cells[0]], x0=min(above.x0, block.x0),
+                           extra={**block.extra, "cell_at": None})
+            if _pairs_of(pair):     # the value fits what the label names: not "Kontakt" over a name
+                out[-1] = pair
+                continue
+        out.append(block)
+    return out
+
+
 def _name_block(blocks: list[Block]) -> Block | None:
     blocks = [b for b in blocks if not key_values.is_title(b.text) and not _pairs_of(b)]
     titled = [b for b in blocks if b.level == 0]
     if titled:
         return titled[0]
-    framed = [b for b in blocks[:6] if key_values.unframed(b.text) != b.text]
+    framed = [b for b in blocks[:6] if key_values.unframed(b.text) != b.text and not _DAY.search(b.text)]
     if framed:
         return framed[0]   # "PERSONAL INFORMATION Lennart Jern" (Europass), "Résumé – Ada Lovelace"
     candidates = [b for b in blocks[:6] if not _kind(b.text) and len(b.text) <= 80 and not b.bullet
@@ -237,6 +260,8 @@ def _name_block(blocks: list[Block]) -> Block | None:
 # An icon before a detail: a glyph read as a letter or two ("ć john@x.com"), or the icon's name when a
 # LaTeX icon font puts it in the text ("Envelope jake@su.edu", "MOBILE-ALT 123-456-7890").
 _ICON = re.compile(r"^(?:\S{1,2}|[A-Za-z][A-Za-z-]{2,19})\s+(\S.*)$")
+_POSTCODE = re.compile(r"^〒\s*\d{3}\s*[-－]\s*\d{4}$")
+_KANA = re.compile(r"^[\u3040-\u309f\s・ー]{4,}$")   # hiragana alone
 _DAY = re.compile(r"\d{4}\s*年|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")  # a day's date: "2022年 7月 1日 現在"
 _TRAILING_PHONE = re.compile(r"\s+(?=(?:[(（]\+?\d{1,3}[)）]\s*|\+)?\d[\d\s().\-/)）]{6,}$)")
 _DETAILS = ("email", "phone", "url", "address")  # the fields a key–value item of a details line names

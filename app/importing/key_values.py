@@ -29,7 +29,7 @@ LABELS: dict[str, tuple[str, ...]] = {
     "phone": ("contact", "contact number", "kontakt", "telefon", "handy", "mobil", "mobilnummer", "téléphone",
               "portable", "telefone", "telemóvel", "telefono", "cellulare", "телефон", "моб", "мобильный",
               "電話", "電話番号", "携帯", "전화", "휴대폰", "điện thoại", "telefon numarası", "cep"),
-    "address": ("anschrift", "adresse", "wohnort", "endereço", "indirizzo", "adres", "адрес", "住所", "居住地",
+    "address": ("anschrift", "adresse", "wohnort", "endereço", "indirizzo", "adres", "адрес", "住所", "現住所", "居住地",
                 "주소", "địa chỉ", "residence", "based in", "籍贯"),
     "url": ("blog", "portfolio", "博客", "ブログ", "个人网站"),
     # a network's account: the header reads "GitHub: https://github.com/…" as a profile
@@ -44,7 +44,8 @@ LABELS: dict[str, tuple[str, ...]] = {
               "data de nascimento", "nacionalidade", "idade", "data di nascita", "nazionalità", "età",
               "geboortedatum", "nationaliteit", "data urodzenia", "дата рождения", "возраст", "гражданство",
               "семейное положение", "出生日期", "出生年月", "生日", "年龄", "性别", "民族", "政治面貌", "婚姻状况",
-              "学历", "工作年限", "工作经验", "毕业院校", "生年月日", "年齢", "性別", "国籍", "생년월일",
+              "学历", "工作年限", "工作经验", "毕业院校", "生年月日", "年齢", "性別", "国籍", "ふりがな", "フリガナ",
+              "生年月日", "생년월일",
               "나이", "성별", "ngày sinh", "doğum tarihi", "years of experience", "experience"),
 }
 _FIELD_OF = {label: field for field, labels in LABELS.items() for label in labels}
@@ -95,13 +96,28 @@ def pairs(text: str) -> list[tuple[str, str]]:
     return found
 
 
+def is_label(text: str) -> bool:
+    """Whether a line is a known label alone ("氏名", "Name:"): a grid form prints its value below it."""
+    found = pairs(f"{text.strip().rstrip(':：')}: \x00")
+    return len(found) == 1 and found[0][1] == "\x00"
+
+
 def split(text: str) -> list[str]:
     """A line cut before each label of a second pair: "Contact: +86 … Email: ada@x.org" in two."""
     return [part for part in _INNER.split(text) if _WORD.search(part)]  # not an icon alone
 
 
+# The day a document was written, after its title: "履歴書 2022年 7月 1日 現在", "Lebenslauf, Stand: 01.03.2020".
+_AS_OF = re.compile(r"^[\s,;:：|–—-]*(?:stand|as of|updated|aktualisiert|mis à jour|更新)?\s*[:：]?\s*"
+                    r"[\d\s年月日./-]*\d[\d\s年月日./-]*(?:現在|时|時点)?\s*$", re.IGNORECASE)
+
+
 def is_title(text: str) -> bool:
-    """Whether a line is the document's title ("Lebenslauf", "CURRICULUM VITAE", "个人简历")."""
+    """Whether a line is the document's title ("Lebenslauf", "CURRICULUM VITAE", "个人简历"), with the day
+    it was written or not."""
+    rest = unframed(text)
+    if rest != text.strip() and _AS_OF.match(rest):
+        return True
     text = re.sub(r"(?<=[^\x00-\u2e7f])\s+(?=[^\x00-\u2e7f])", "", text)   # "職 務 経 歴 書", spaced out
     return re.sub(r"[\s:：.]+", " ", text).strip().casefold() in TITLES
 

@@ -144,8 +144,8 @@ def _fragments(runs: list[dict]) -> list[Fragment]:
 
 
 def _block(line: dict) -> Block | None:
-    cells = [_fragments(cell) for cell in line["cells"]]
-    cells = [cell for cell in cells if cell]
+    made = [_fragments(cell) for cell in line["cells"]]
+    cells = [cell for cell in made if cell]
     if not cells:
         return None
     block = Block(cells, page=line.get("page", 1), x0=line.get("x0", 0.0), x1=line.get("x1", 0.0),
@@ -155,6 +155,11 @@ def _block(line: dict) -> Block | None:
     block.extra["base"] = block.extra["last_base"] = line.get("base") or 0.0
     block.extra["para"] = bool(line.get("para"))
     block.extra["space"] = float(line.get("space") or 0.0)
+    places = line.get("cell_at") or ([] if line.get("para") else [_cell_x0(cell) for cell in line["cells"]])
+    if places:   # where each cell stands, for a table's columns (``tables.py``)
+        block.extra["cell_at"] = [at for at, cell in zip(places, made) if cell]
+    if "row" in line:
+        block.extra["row"] = line["row"]
     _strip_bullet(block, line)
     if not block.cells:
         return None
@@ -163,6 +168,10 @@ def _block(line: dict) -> Block | None:
     block.signature = (block.style if block.style.lower().startswith(("heading", "title", "sidebar")) else "",
                        round(first_size * 2) / 2, first.bold, first.italic, first.colour)
     return block
+
+
+def _cell_x0(cell: list[dict]) -> float:
+    return min((float(run.get("x0") or 0) for run in cell if run["t"].strip()), default=0.0)
 
 
 def _main_size(line: dict) -> float:
@@ -186,6 +195,8 @@ def _strip_bullet(block: Block, line: dict) -> None:
         first_cell.pop(0)
         if not first_cell:
             block.cells.pop(0)
+            if block.extra.get("cell_at"):
+                block.extra["cell_at"].pop(0)
         block.bullet = True
         block.extra["text_x0"], block.extra["text_x1"] = _text_x0(line), _text_x1(line)
     elif _BULLET.match(first.text):

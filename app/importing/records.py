@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.importing import dates, lists, words
+from app.importing import dates, lists, tables, words
 from app.importing.entries import (
     Entry, Part, entries_of, filled, month_of, one_part, period_of, split_list, take, text_and_highlights, year_only,
 )
@@ -54,6 +54,12 @@ def read_section(content: dict, key: str, title: str, blocks: list[Block], body:
         content.setdefault("customSections", []).append(filled({"title": title}, items=[i for i in items if i]))
     elif reader is not None:
         records = content.setdefault(key, [])
+        found_tables, blocks = tables.split(blocks) if key in tables.SECTIONS else ([], blocks)
+        for row in (row for table in found_tables for row in table.rows):   # columns named by a header row
+            record, note = tables.record(row, key)
+            if record and notes is not None:
+                notes += _notes(f"{key}.{len(records)}", record, {"startDate": note} if note else {}, 0)
+            records += [record] if record else []
         found = entries_of(blocks, body, key)
         second = key == "workExperience" and _titles_second(found)
         for entry in found:

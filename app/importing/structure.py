@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from app.importing import dates, entries, header, records, words
+from app.importing import dates, entries, header, history_rows, key_values, records, tables, words
 from app.importing.header import EMAIL, SENTENCE_END, URL
 from app.importing.layout import Block, blocks as make_blocks, is_cjk
 
@@ -48,7 +48,9 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     heading no section's words name), "unplaced" (header text that fitted no field; its path is
     "personalInfo") and "not_found" (no name, or no e-mail address)."""
     notes = [] if notes is None else notes
-    blocks = make_blocks(lines)
+    history, blocks = history_rows.take(make_blocks(lines))
+    for index, block in enumerate(blocks):
+        block.index = index
     if not blocks:
         return {}
     body = _body_size(blocks)
@@ -79,6 +81,9 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
         records.read_section(content, key, section.title, section.blocks, body_look, notes)
         if key not in order:
             order.append(key)
+    for key, found in history.items():   # a 履歴書's dated rows, in the form's order before the rest
+        content[key] = found + content.get(key, [])
+        order += [key] if key not in order else []
     if order and _one_column(sections):
         content["sectionOrder"] = order
     language = words.language_of([section.title for section in sections])
@@ -128,8 +133,10 @@ _NUMBERED = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,4}\.)\s+(?=[^\W\d]
 
 def _heading_shape(block: Block) -> bool:
     text = _NUMBERED.sub("", block.text.rstrip(":：").strip())
-    if block.bullet or not (2 <= len(text) <= 60) or len(block.cells) > 2:
+    if block.bullet or not (2 <= len(text) <= 60) or len(block.cells) > 2 or tables.header_roles(block.texts):
         return False
+    if key_values.is_label(block.texts[0]) and not words.section_of(block.text):
+        return False    # a form's label ("氏名", "Name"), not a section's heading
     if text.endswith(SENTENCE_END) or EMAIL.search(text) or URL.search(text) or dates.find_period(text):
         return False
     cjk = sum(1 for char in text if is_cjk(char))
