@@ -17,11 +17,13 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from app.content.characters import starts_right_to_left
+from app.content.characters import SYMBOL_FONT_BULLETS, starts_right_to_left
 from app.importing import words
 from app.importing.columns import ALIGN, right_edges
 
-BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□"
+# Word's bullets from the Symbol and Wingdings fonts come out of a PDF as private-use characters (not U+F0E0,
+# which is also Font Awesome's envelope before an e-mail address).
+BULLETS = "•·●▪■◦‣–-—*○►▸✓✔➢➤❖◆◇□" + "".join(sorted(set(SYMBOL_FONT_BULLETS) - {"\uf0e0"}))
 _BULLET = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s+")
 _BULLET_ONLY = re.compile(rf"^\s*[{re.escape(BULLETS)}]\s*$")
 # A C1 control character is no text: a TeX font's glyph with no Unicode mapping reads as one ("\x88", a

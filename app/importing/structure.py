@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from app.importing import dates, entries, header, history_rows, key_values, records, tables, words
+from app.importing import dates, entries, header, history_rows, key_values, margin_labels, records, tables, words
 from app.importing.header import EMAIL, SENTENCE_END, URL
 from app.importing.layout import Block, blocks as make_blocks, is_cjk
 
@@ -48,7 +48,7 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     heading no section's words name), "unplaced" (header text that fitted no field; its path is
     "personalInfo") and "not_found" (no name, or no e-mail address)."""
     notes = [] if notes is None else notes
-    history, blocks = history_rows.take(make_blocks(lines))
+    history, blocks = history_rows.take(margin_labels.place(make_blocks(lines)))
     for index, block in enumerate(blocks):
         block.index = index
     if not blocks:

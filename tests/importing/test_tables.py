@@ -198,3 +198,31 @@ def test_any_dated_rows_make_records_whose_dates_are_their_rows(rows):
         for record in records:
             assert {record.get(k) for k in ("startDate", "endDate", "date")} - {None} <= written
     assert len(rest) <= len(blocks)
+
+
+def test_section_names_stacked_in_a_margin_and_drawn_last_head_their_sections():
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+
+    def draw(page):
+        page.setFont("STSong-Light", 20)
+        page.drawString(240, 800, "个人简历")
+        page.setFont("STSong-Light", 10)
+        page.drawString(122, 760, "\uf06c 姓名：邓书珊")
+        page.drawString(122, 742, "\uf06c 邮箱：shan@example.cn")
+        page.drawString(122, 680, "\uf06c")
+        page.drawString(142, 680, "南京农业大学")
+        page.drawString(250, 680, "计算机科学与技术")
+        page.drawString(460, 680, "2013.09 - 2017.06")
+        page.drawString(122, 630, "\uf06c")
+        page.drawString(142, 630, "数据库：Oracle，MySQL")
+        page.setFont("STSong-Light", 13)       # the margin's labels, drawn after the body
+        for top, text in ((700, "教育"), (685, "背景"), (650, "专业"), (635, "技能")):
+            page.drawString(92, top, text)
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert content["education"] == [{"school": "南京农业大学", "degree": "计算机科学与技术", "startDate": "2013-09",
+                                     "endDate": "2017-06"}]
+    assert content["skillGroups"] == [{"name": "数据库", "keywords": ["Oracle", "MySQL"]}]
+    assert content["personalInfo"]["name"] == "邓书珊"
