@@ -121,6 +121,14 @@ def test_any_rows_under_a_header_row_import_without_an_error(rows):
     assert found.content["personalInfo"]["email"] == "jana@example.org"
 
 
+def _cid_font(name: str) -> None:
+    """Register one of reportlab's built-in CJK fonts (the reader's, not embedded) for drawing."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    pdfmetrics.registerFont(UnicodeCIDFont(name))
+
+
 def _rirekisho(page):
     """A JIS-style 履歴書 drawn as a grid form: labels above their values, then year | month | event rows."""
     page.setFont("HeiseiMin-W3", 16)
@@ -156,10 +164,7 @@ def _rirekisho(page):
 
 
 def test_a_rirekisho_reads_its_dated_rows_as_schools_and_jobs_and_its_form_labels():
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-
-    pdfmetrics.registerFont(UnicodeCIDFont("HeiseiMin-W3"))
+    _cid_font("HeiseiMin-W3")
     found = reading.read_all("pdf", drawn_pdf(_rirekisho))
     content = found.content
     assert content["personalInfo"]["name"] == "山田 花子"      # under 氏名, not the form's date nor its ふりがな
@@ -201,10 +206,7 @@ def test_any_dated_rows_make_records_whose_dates_are_their_rows(rows):
 
 
 def test_section_names_stacked_in_a_margin_and_drawn_last_head_their_sections():
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-
-    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    _cid_font("STSong-Light")
 
     def draw(page):
         page.setFont("STSong-Light", 20)
