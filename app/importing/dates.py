@@ -33,7 +33,9 @@ PRESENT = "|".join(re.escape(word) for word in sorted(
     key=len, reverse=True))
 _MONTH_NAME = "|".join(re.escape(name) for name in sorted(MONTHS, key=len, reverse=True))
 _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
+         rf"|(?P<{{p}}y8>\d{{{{4}}}})-(?P<{{p}}m8>0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?!\d)"
          rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
+         rf"|(?P<{{p}}a7>\d{{{{1,2}}}})\s*(?P<{{p}}s7>[/.])\s*(?P<{{p}}b7>\d{{{{1,2}}}})\s*(?P={{p}}s7)\s*(?P<{{p}}y7>\d{{{{4}}}})"
          rf"|(?P<{{p}}m3>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}y3>\d{{{{4}}}})"
          rf"|(?P<{{p}}y4>\d{{{{4}}}})\s*年\s*(?P<{{p}}m4>0?[1-9]|1[0-2])\s*月?"
          rf"|(?P<{{p}}y6>\d{{{{4}}}})\s*년\s*(?P<{{p}}m6>0?[1-9]|1[0-2])\s*월"
@@ -68,7 +70,11 @@ def _month(match, prefix: str) -> str | None:
     name = group.get(f"{prefix}mname")
     if name:
         return f"{int(group[f'{prefix}y1']):04d}-{MONTHS[name.lower()]:02d}"
-    for year, month in (("y2", "m2"), ("y3", "m3"), ("y4", "m4"), ("y6", "m6")):
+    if group.get(f"{prefix}y7"):   # a day's date: day first ("31.03.2022", "31/03/2022"), but "03/31/2022"
+        first, second = int(group[f"{prefix}a7"]), int(group[f"{prefix}b7"])
+        month = first if second > 12 and group[f"{prefix}s7"] == "/" else second
+        return f"{int(group[f'{prefix}y7']):04d}-{month:02d}" if 1 <= month <= 12 and first <= 31 else None
+    for year, month in (("y8", "m8"), ("y2", "m2"), ("y3", "m3"), ("y4", "m4"), ("y6", "m6")):
         if group.get(f"{prefix}{year}"):
             return f"{int(group[f'{prefix}{year}']):04d}-{int(group[f'{prefix}{month}']):02d}"
     if group.get(f"{prefix}y5"):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.importing import dates, entries, header, history_rows, key_values, margin_labels, records, tables, words
 from app.importing.header import EMAIL, SENTENCE_END, URL
@@ -49,6 +49,7 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     "personalInfo") and "not_found" (no name, or no e-mail address)."""
     notes = [] if notes is None else notes
     history, blocks = history_rows.take(margin_labels.place(make_blocks(lines)))
+    blocks = _side_by_side(blocks)
     for index, block in enumerate(blocks):
         block.index = index
     if not blocks:
@@ -109,6 +110,24 @@ def _with_display_name(top: list[Block], sections: list[Section], body: float) -
     _size, section, block = max(found, key=lambda item: item[0])
     section.blocks.remove(block)
     return [block, *top]
+
+
+def _side_by_side(blocks: list[Block]) -> list[Block]:
+    """The headings of two columns printed level with each other ("BILDUNGSABSCHLÜSSE   ARBEITSERFAHRUNG"),
+    which a PDF reads as one line of two cells, as a heading each: the second starts halfway between the
+    first's end and its own text, where its column's text may start (a heading centred over its column)."""
+    out: list[Block] = []
+    for block in blocks:
+        places = block.extra.get("cell_at") or []
+        if len(block.cells) < 2 or len(places) != len(block.cells) or block.extra.get("para") \
+                or not all(words.section_of(text) for text in block.texts):
+            out.append(block)
+            continue
+        for index, cell in enumerate(block.cells):
+            x0 = places[index] if not index else (block.cells[index - 1][-1].x1 + places[index]) / 2
+            out.append(replace(block, cells=[cell], x0=x0, x1=cell[-1].x1 or block.x1,
+                               extra={**block.extra, "cell_at": [places[index]]}))
+    return out
 
 
 def _one_column(sections: list[Section]) -> bool:
@@ -291,9 +310,7 @@ def _column_section(block: Block, sections: list[Section], columns: list[float])
         return None
     if len(columns) < 2:
         return sections[-1]
-    column = max((start for start in columns if start <= block.x0 + COLUMN_SLACK), default=None)
-    if column is None:
-        return sections[-1]
+    column = max((start for start in columns if start <= block.x0 + COLUMN_SLACK), default=columns[0])
     mine = [s for s in sections if _column_of(s.heading.x0, columns) == column]
     return mine[-1] if mine else sections[-1]
 

@@ -228,3 +228,36 @@ def test_section_names_stacked_in_a_margin_and_drawn_last_head_their_sections():
                                      "endDate": "2017-06"}]
     assert content["skillGroups"] == [{"name": "数据库", "keywords": ["Oracle", "MySQL"]}]
     assert content["personalInfo"]["name"] == "邓书珊"
+
+
+@pytest.mark.parametrize(("text", "start", "end"), [
+    ("01/10/2021 bis 31/03/2022", "2021-10", "2022-03"), ("01.10.2021 - 31.03.2022", "2021-10", "2022-03"),
+    ("2021-10-01 – 2022-03-31", "2021-10", "2022-03"), ("03/31/2022 - 04/15/2023", "2022-03", "2023-04"),
+    ("seit 01.03.2020", "2020-03", "")])
+def test_dates_written_with_their_day_are_read_to_the_month(text, start, end):
+    from app.importing import dates
+
+    period = dates.find_period(text)
+    assert (period.start, period.end) == (start, end)
+
+
+def test_two_columns_headed_on_one_line_read_each_column_under_its_heading():
+    def draw(page):
+        page.setFont("Helvetica-Bold", 24)
+        page.drawString(180, 780, "Anna Schmidt")
+        page.setFont("Helvetica", 11)
+        page.drawString(30, 750, "anna@example.de")
+        page.setFont("Helvetica-Bold", 16)
+        page.drawString(58, 700, "BILDUNG")            # each heading centred over its column
+        page.drawString(350, 700, "BERUFSERFAHRUNG")
+        for x, lines in ((308, ("01/10/2021 bis 31/03/2022", "Werkstudent", "Muster GmbH")),   # drawn first
+                         (38, ("10/2016 - 07/2020", "Bachelor of Engineering", "Hochschule Kempten"))):
+            for y, text, font in zip((670, 656, 642), lines, ("Helvetica", "Helvetica-Bold", "Helvetica")):
+                page.setFont(font, 11)
+                page.drawString(x, y, text)
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    work, education = str(content["workExperience"]), str(content["education"])
+    assert "Werkstudent" in work and "Muster GmbH" in work and "Hochschule" not in work
+    assert content["workExperience"][0]["startDate"] == "2021-10"
+    assert "Hochschule Kempten" in education and "Muster" not in education
+    assert content["education"][0]["startDate"] == "2016-10"
