@@ -35,7 +35,8 @@ _MONTH_NAME = "|".join(re.escape(name) for name in sorted(MONTHS, key=len, rever
 _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{4}}}})"
          rf"|(?P<{{p}}y8>\d{{{{4}}}})-(?P<{{p}}m8>0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])(?!\d)"
          rf"|(?P<{{p}}y2>\d{{{{4}}}})\s*[-/.]\s*(?P<{{p}}m2>0?[1-9]|1[0-2])(?!\d)"
-         rf"|(?P<{{p}}a7>\d{{{{1,2}}}})\s*(?P<{{p}}s7>[/.])\s*(?P<{{p}}b7>\d{{{{1,2}}}})\s*(?P={{p}}s7)\s*(?P<{{p}}y7>\d{{{{4}}}})"
+         rf"|(?P<{{p}}a7>\d{{{{1,2}}}})\s*(?P<{{p}}s7>[/.])\s*(?P<{{p}}b7>\d{{{{1,2}}}})\s*(?P={{p}}s7)"
+         rf"\s*(?P<{{p}}y7>\d{{{{4}}}})"
          rf"|(?P<{{p}}m3>0?[1-9]|1[0-2])\s*[/.]\s*(?P<{{p}}y3>\d{{{{4}}}})"
          rf"|(?P<{{p}}y4>\d{{{{4}}}})\s*年\s*(?P<{{p}}m4>0?[1-9]|1[0-2])\s*月?"
          rf"|(?P<{{p}}y6>\d{{{{4}}}})\s*년\s*(?P<{{p}}m6>0?[1-9]|1[0-2])\s*월"
@@ -43,7 +44,8 @@ _DATE = (rf"(?:(?P<{{p}}mname>{_MONTH_NAME})\.?,?\s+(?:de\s+)?(?P<{{p}}y1>\d{{{{
 START = _DATE.format(p="s_")
 END = _DATE.format(p="e_")
 _SEPARATOR = r"\s*(?:–|—|-|‐|‑|−|~|～|〜|至|到|" + "|".join(
-    re.escape(word) for word in sorted({"to", "until", "till", "a", "hasta", *lexicon.TO}, key=len, reverse=True)) + r")\s*"
+    re.escape(word) for word in sorted({"to", "until", "till", "a", "hasta", *lexicon.TO}, key=len, reverse=True)
+) + r")\s*"
 _SINCE = "|".join(re.escape(word) for word in sorted(lexicon.SINCE, key=len, reverse=True))
 # A date stands apart from Latin letters, digits and slashes; CJK text may touch it ("工程师2019年11月 –
 # 至今负责"), as a PDF's text runs a table's cells together.
@@ -87,14 +89,16 @@ def _january(date: str) -> str:
 
 
 # Two months of one year: "3 - 4/2014", "1.-2.2013" (German tabular CVs).
-_MONTHS_OF_A_YEAR = re.compile(r"(?<![\d./])(?P<m1>\d{1,2})\.?\s*[-–—]\s*(?P<m2>\d{1,2})\s*[/.]\s*(?P<y>(?:19|20)\d\d)(?![\d./])")
+_MONTHS_OF_A_YEAR = re.compile(r"(?<![\d./])(?P<m1>\d{1,2})\.?\s*[-–—]\s*(?P<m2>\d{1,2})\s*[/.]\s*"
+                               r"(?P<y>(?:19|20)\d\d)(?![\d./])")
 
 
 def find_period(text: str) -> Period | None:
     """The first date or date range in ``text``."""
     found = _find_period(text)
     months = _MONTHS_OF_A_YEAR.search(text)
-    if months and 1 <= int(months["m1"]) <= int(months["m2"]) <= 12 and (found is None or months.start() <= found.span[0]):
+    if months and 1 <= int(months["m1"]) <= int(months["m2"]) <= 12 \
+            and (found is None or months.start() <= found.span[0]):
         year = months["y"]
         return Period(f"{year}-{int(months['m1']):02d}", f"{year}-{int(months['m2']):02d}", False, months.span(), False)
     return found

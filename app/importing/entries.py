@@ -127,7 +127,7 @@ def body_look(blocks: list[Block], fallback: tuple | None = None) -> tuple | Non
 def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) -> Entry:
     entry = Entry(blocks)
     head = [blocks[0]]
-    for block in blocks[1:]:
+    for position, block in enumerate(blocks[1:], start=1):
         if block.bullet or len(block.text) > 120 or _labelled(block.text):
             break
         if _URL.match(block.text) and not entry.url:
@@ -138,8 +138,9 @@ def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) ->
             break
         if _URL.match(block.text) or dates.is_date_text(block.text) or look(block) != body \
                 or block.bold or block.fragments[0].italic \
-                or (len(block.text) <= SHORT and dates.find_period(block.text) is not None):
-            head.append(block)
+                or (len(block.text) <= SHORT and dates.find_period(block.text) is not None) \
+                or (_names_a_part(block) and position + 1 < len(blocks) and _only_dates(blocks[position + 1])):
+            head.append(block)   # the last: an employer in body type, the dates under it
         else:
             break
     for index, block in enumerate(head):
@@ -159,10 +160,18 @@ def _entry(blocks: list[Block], body: tuple | None, max_head: int = MAX_HEAD) ->
     return entry
 
 
+def _only_dates(block: Block) -> bool:
+    """A line that holds a period and little else ("Február 2024 - Máj 2024", "2019 – 2021 | Berlin")."""
+    period = dates.find_period(block.text)
+    return period is not None and len(block.text) <= SHORT and period.span[1] - period.span[0] >= len(block.text) / 2
+
+
 def _names_a_part(block: Block) -> bool:
     """A short line of body type that may name a title's employer (or a school's degree): no sentence,
     no list item, no label, no date."""
     text = block.text
+    if text.endswith(".") and words.working(text.rsplit(maxsplit=1)[-1]):
+        text = text[:-1]     # "Acme s.r.o.", "Globex Inc.": an employer's abbreviation, not a sentence's end
     return not block.bullet and len(text) <= 60 and not re.search(r"[.。!！?？:：;；,，]\s*$|[:：]", text) \
         and text[:1].isupper() and not _labelled(text) and dates.find_period(text) is None and len(text.split()) <= 6
 

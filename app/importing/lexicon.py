@@ -196,6 +196,7 @@ for _names in (
         "січня лютого березня квітня травня червня липня серпня вересня жовтня листопада грудня",
         "januari februari maret april mei juni juli agustus september oktober november desember",  # id
         "leden únor březen duben květen červen červenec srpen září říjen listopad prosinec",  # cs
+        "január február marec apríl máj jún júl august september október november december",  # sk
         "ιανουάριος φεβρουάριος μάρτιος απρίλιος μάιος ιούνιος ιούλιος αύγουστος σεπτέμβριος οκτώβριος "
         "νοέμβριος δεκέμβριος",  # el
         "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",  # es
@@ -214,7 +215,8 @@ PRESENT = ("heute", "bis heute", "aktuell", "derzeit", "laufend", "jetzt", "gege
            "тепер", "теперішній час", "дотепер", "günümüz", "halen", "devam ediyor", "şimdi", "hâlâ",
            "sekarang", "saat ini", "hiện tại", "nay", "hiện nay", "現在", "現職", "至今", "现在", "在職中", "在籍中",
            "현재", "재직중", "재직 중", "till date", "to date", "till now", "current", "currently",
-           "present day", "ongoing", "now", "today", "nyní", "současnost", "σήμερα", "الآن", "حتى الآن", "היום",
+           "present day", "ongoing", "now", "today", "nyní", "současnost", "doteraz", "súčasnosť", "σήμερα", "الآن",
+           "حتى الآن", "היום",
            "اکنون", "अब तक")
 
 # Words before a start with no end: "seit 2019", "depuis 2020", "desde 2018", "с 2017 г.", "od 2021".

@@ -23,9 +23,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from app.importing import dates, entries, header, history_rows, key_values, margin_labels, records, tables, words
+from app.importing import (dates, entries, header, history_rows, key_values, margin_labels, records, section_kinds,
+                           tables, words)
 from app.importing.header import EMAIL, SENTENCE_END, URL
 from app.importing.layout import Block, blocks as make_blocks, is_cjk
+from app.importing.right_to_left import right_to_left_script
 
 COLUMN_SLACK = 15.0     # points a block may start left of its column's heading
 COLUMN_GAP = 50.0       # points between the left edges of headings of two columns
@@ -38,6 +40,7 @@ class Section:
     title: str
     heading: Block | None
     blocks: list[Block] = field(default_factory=list)
+    x0: float = 0.0              # where its column starts (``_column_start``)
 
 
 def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
@@ -58,6 +61,8 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     heads = _headings(blocks, body)
     top, sections = _sections(blocks, heads)
     top = _with_display_name(top, sections, body)
+    body_look = entries.body_look([b for s in sections for b in s.blocks]) or entries.body_look(blocks)
+    section_kinds.read_by_content(sections, body_look, notes)
     content: dict = {}
     personal = header.personal_info(top, [s for s in sections if s.key == "contact"], notes)
     if not (personal.get("email") and personal.get("phone")):
@@ -71,7 +76,6 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
         personal["summary"] = "\n".join(entries.paragraphs(summary))
     content["personalInfo"] = personal
     order: list[str] = []
-    body_look = entries.body_look([b for s in sections for b in s.blocks]) or entries.body_look(blocks)
     for section in sections:
         if section.key in ("summary", "contact"):
             continue
@@ -134,7 +138,7 @@ def _one_column(sections: list[Section]) -> bool:
     """Whether the sections read in the order their owner chose: one column of headings of one look.
     A sidebar (headings further left, or in a look of their own) reads first whatever the order."""
     headings = [s.heading for s in sections]
-    return len(_columns(headings)) < 2 and len({h.signature for h in headings}) < 2
+    return len(_starts([s.x0 for s in sections])) < 2 and len({h.signature for h in headings}) < 2
 
 
 # --- headings ---------------------------------------------------------------------------------------
@@ -220,8 +224,11 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
         # a look of their own, which no entry shares.)
         main = looks.most_common(1)[0][0]
         every = Counter(block.signature for block in blocks if _heading_shape(block))  # web addresses aside
-        for index in [i for i in found if looks[blocks[i].signature] == 1
-                      and blocks[i].signature[1:2] < main[1:2] and every[blocks[i].signature] >= 3]:
+        margin = max(blocks[i].x1 for i in found if blocks[i].signature == main)   # the headings' right end
+        # ... nor is one standing right of a margin where at least three headings stand ("Courses" under a
+        # school, the headings right-aligned beside the entries: JSON Resume's "even" theme)
+        for index in [i for i in found if looks[blocks[i].signature] == 1 and blocks[i].signature[1:2] < main[1:2]
+                      and (every[blocks[i].signature] >= 3 or (looks[main] >= 3 and blocks[i].x0 > margin))]:
             del found[index]
     # A look is the signature and whether the text is in capitals: "WORK EXPERIENCE" and the job title
     # "Senior Developer" below it may both be bold 10 pt plain paragraphs (a job site's DOCX export).
@@ -239,7 +246,26 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
             if block.level is None and _entry_title(blocks, block, named):
                 continue
             found[block.index] = words.section_of(block.text) or "custom"
-    return found
+    return found or _headings_by_look(blocks, body)
+
+
+def _headings_by_look(blocks: list[Block], body: float) -> dict[int, str]:
+    """Headings when no line names a section we know (a language the lexicon lacks): the lines of one
+    look, larger than the body text or in capitals, with a heading's shape, at least twice, and in a
+    look no line of another shape has (so not the entries' titles). Each is a custom section, unless its
+    words name one; ``section_kinds`` may then tell its kind by its entries."""
+    looks: dict[tuple, list[Block]] = {}
+    for block in blocks[1:]:
+        letters = [char for char in block.text if char.isalpha()]
+        if _heading_shape(block) and block.level != 0 and letters \
+                and (block.size >= body + 1.0 or all(char.isupper() for char in letters)):
+            looks.setdefault(block.signature, []).append(block)
+    shapes = Counter(block.signature for block in blocks[1:] if not _heading_shape(block))
+    candidates = [group for signature, group in looks.items() if len(group) >= 2 and not shapes[signature]]
+    if not candidates:
+        return {}
+    best = max(candidates, key=lambda group: (group[0].size, len(group)))
+    return {block.index: words.section_of(block.text) or "custom" for block in best}
 
 
 ENTRY_SECTIONS = ("workExperience", "education", "projects", "volunteer", "awards", "certificates", "publications")
@@ -260,14 +286,15 @@ def _entry_title(blocks: list[Block], block: Block, named: dict[int, str]) -> bo
 def _sections(blocks: list[Block], heads: dict[int, str]) -> tuple[list[Block], list[Section]]:
     top: list[Block] = []
     sections: list[Section] = []
-    columns = _columns([blocks[index] for index in heads])
+    starts = {index: _column_start(blocks, index, heads) for index in heads}
+    columns = _starts(list(starts.values()))
     # On a PDF's first page, what stands above every heading is the header, in whatever order it was
     # drawn (LibreOffice draws a frame holding the name and contact details after the body).
     tops = [blocks[index].top for index in heads if blocks[index].page == 1]
     ceiling = min(tops) if tops else 0.0
     for block in blocks:
         if block.index in heads:
-            sections.append(Section(heads[block.index], block.text.rstrip(":：").strip(), block))
+            sections.append(Section(heads[block.index], block.text.rstrip(":：").strip(), block, x0=starts[block.index]))
             continue
         if ceiling > 0 and block.page == 1 and block.bottom <= ceiling:
             top.append(block)
@@ -298,8 +325,40 @@ def _entries_home(sections: list[Section]) -> None:
 def _columns(headings: list[Block]) -> list[float]:
     """Where the columns of headings start: their left edges, grouped when less than
     ``COLUMN_GAP`` apart (one value for a single-column resume)."""
+    return _starts([h.x0 for h in headings])
+
+
+UNDER = 3.0      # font sizes between a heading and the first line under it
+SPAN = 15.0      # font sizes under a heading where its column's lines tell the column's width
+CENTRED = 0.12   # of its column's width a centred heading's middle may stand from the column's
+ALIGN = 3.0      # points two left edges may differ and still be one column's
+
+
+def _column_start(blocks: list[Block], index: int, heads: dict[int, str]) -> float:
+    """Where a heading's column starts: its left edge, or, for a heading centred over its column
+    ("ZNALOSTI" over a sidebar's items), the left edge of the lines under it: of the lines starting
+    within ``UNDER`` sizes under it and left of it, the one that starts nearest it, when the heading's
+    middle is that of the lines starting there (within ``SPAN`` sizes). A DOCX paragraph has no place
+    on a page; a right-to-left heading stands at its column's right edge."""
+    heading = blocks[index]
+    if heading.extra.get("para") or any(right_to_left_script(char) for char in heading.text):
+        return heading.x0
+    below = [b for b in blocks if b.page == heading.page and b.index not in heads
+             and heading.top < b.top <= heading.bottom + SPAN * heading.size and len(b.text.strip()) > 1]
+    near = [b.x0 for b in below if b.top <= heading.bottom + UNDER * heading.size and b.x0 < heading.x0]
+    if not near:
+        return heading.x0
+    left = max(near)
+    column = [b for b in below if abs(b.x0 - left) <= ALIGN]
+    right = max(b.x1 for b in column)
+    if abs((heading.x0 + heading.x1) / 2 - (left + right) / 2) <= CENTRED * (right - left):
+        return left
+    return heading.x0
+
+
+def _starts(edges: list[float]) -> list[float]:
     starts: list[float] = []
-    for x0 in sorted(h.x0 for h in headings):
+    for x0 in sorted(edges):
         if not starts or x0 - starts[-1] > COLUMN_GAP:
             starts.append(x0)
     return starts
@@ -311,7 +370,7 @@ def _column_section(block: Block, sections: list[Section], columns: list[float])
     if len(columns) < 2:
         return sections[-1]
     column = max((start for start in columns if start <= block.x0 + COLUMN_SLACK), default=columns[0])
-    mine = [s for s in sections if _column_of(s.heading.x0, columns) == column]
+    mine = [s for s in sections if _column_of(s.x0, columns) == column]
     return mine[-1] if mine else sections[-1]
 
 

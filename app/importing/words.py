@@ -202,8 +202,24 @@ def section_of(text: str) -> str | None:
         if first and second and {first, second} <= {"summary", "contact"}:
             return first
     if cjk and not latin:
-        return _BY_NAME.get(cjk)
+        return _BY_NAME.get(cjk) or _cjk_by_last_word(cjk)
     return _section_by_form(key)
+
+
+def _cjk_by_last_word(key: str) -> str | None:
+    """A Chinese or Japanese heading named by its last word, as "Core Skills" is by "Skills": "相关技能",
+    "掌握技能" (one of ``_CJK_LAST_WORDS``'s sections, two characters or more, a word or two before)."""
+    if len(key) > 8 or _score(key, (), _DEGREE_OTHER):
+        return None   # "数据科学进修证书": a degree's line
+    for start in range(1, len(key) - 1):
+        found = _BY_NAME.get(key[start:])
+        if found in _CJK_LAST_WORDS:
+            return found
+    return None
+
+
+# No plural tells "证书" (certificates) from a certificate's own name: only mass nouns name a section so.
+_CJK_LAST_WORDS = ("workExperience", "education", "skills")
 
 
 def _section_by_form(key: str) -> str | None:
@@ -331,3 +347,13 @@ def position_score(text: str) -> int:
 
 def degree_score(text: str) -> int:
     return _score(text, _DEGREE_LATIN, _DEGREE_OTHER) - _score(text, _SCHOOL_LATIN, _SCHOOL_OTHER)
+
+
+def schooling(text: str) -> int:
+    """How many school and degree words ``text`` holds ("University", "Bachelor", "大学")."""
+    return _score(text, _DEGREE_LATIN + _SCHOOL_LATIN, _DEGREE_OTHER + _SCHOOL_OTHER)
+
+
+def working(text: str) -> int:
+    """How many job-title and employer words ``text`` holds ("Engineer", "GmbH", "公司")."""
+    return _score(text, POSITION_WORDS, POSITION_WORDS_ZH) + _score(text, COMPANY_WORDS, COMPANY_WORDS_ZH)

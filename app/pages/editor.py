@@ -35,6 +35,7 @@ STRINGS = (
     "No dates were found for this entry.",
     "Only years were printed: each month was set to January. Set the real ones.",
     "“{title}” is not a section we know: it was kept as a section of its own.",
+    "“{title}” is not a section we know: it was read as this section from its dated entries. Check it.",
     "This line of the header fitted no field:", "No email address was found.", "No name was found.",
     "Copy", "Copied.", "The text is selected: press Ctrl+C (or ⌘C) to copy it.", "Go to the field",
     "Too long for its field ({field}): it was cut at a sentence. The rest is here:", "The rest of the text",
@@ -44,7 +45,8 @@ STRINGS = (
     "before your first export.",
     "Page {n} of {file}", "the document", "opens in a new tab",
     # ... its notes grouped by entry, as chips (editor_import_words.js), with their fixes and the PDF's page
-    "Cut to fit", "Which is which?", "No dates", "Years only", "New section", "Fitted no field", "Not found",
+    "Cut to fit", "Which is which?", "No dates", "Years only", "New section", "Section guessed", "Fitted no field",
+    "Not found",
     "Two in one?", "From the AI", "Mixed up?", "To check", "Not kept",
     "This bullet may be several run together:",
     "Employer and location were split at a comma: check which is which.",

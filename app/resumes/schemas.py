@@ -299,7 +299,9 @@ class UnsureSchema(OutputSchema):
     reason = fields.String(required=True, metadata={
         "description": "order (told apart from its neighbour by place alone), no_dates, year_only (months "
                        "taken as January), custom_section (a heading "
-                       "no section's words name, kept under its own title), unplaced (header text that fitted no "
+                       "no section's words name, kept under its own title), by_content (a section whose heading "
+                       "no words name, read as work experience or education by its dated entries; path the "
+                       "section, text the heading), unplaced (header text that fitted no "
                        "field), place (a job's location split from its employer at a comma), guessed (a headline "
                        "and an address told apart by their words alone), merged (a bullet that was probably two "
                        "or more), not_found (no name, or no e-mail address), ai (filled in by the configured AI "

@@ -20,16 +20,22 @@ PARAGRAPHS = (
     ("Heading 1", "Experience"), ("Heading 2", "Bluebird | Harbor Lights"),
     ("Normal", "Jan 2020 – Mar 2022"), ("Normal", "Wrote the first published program."),
     ("Heading 1", "Tea ceremonies"), ("Normal", "Twice a week, with Charles."),
+    ("Heading 1", "Vzdelanie"), ("Heading 2", "Univerzita Komenského"), ("Normal", "Bakalár informatiky"),
+    ("Normal", "2016 – 2020"),   # a heading in words we have not learnt: education by its dated school
 )
 WORDS = {
     "en": {"import": "Import", "dialog": "Import a resume", "open": "Open in the editor", "heading": "From your file",
            "go": "Go to the field", "done": "Done: hide this report", "check": "To check (",
            "order": "Job title and employer were told apart by their order alone: check which is which.",
-           "custom": "“Tea ceremonies” is not a section we know: it was kept as a section of its own."},
+           "custom": "“Tea ceremonies” is not a section we know: it was kept as a section of its own.",
+           "by_content": "“Vzdelanie” is not a section we know: it was read as this section from its dated "
+                         "entries. Check it.", "guessed": "Section guessed"},
     "zh-cn": {"import": "导入", "dialog": "导入简历", "open": "在编辑器中打开", "heading": "来自你的文件",
               "go": "转到该字段", "done": "完成：隐藏此报告", "check": "待检查（",
               "order": "职位和雇主仅按顺序区分：请确认哪个是哪个。",
-              "custom": "“Tea ceremonies”不是已知的栏目：已作为单独的栏目保留。"},
+              "custom": "“Tea ceremonies”不是已知的栏目：已作为单独的栏目保留。",
+              "by_content": "“Vzdelanie”不是已知的栏目：已根据其带日期的条目判断为此栏目，请核对。",
+              "guessed": "栏目为推断"},
 }
 
 
@@ -48,6 +54,7 @@ def test_the_editor_shows_what_the_import_was_unsure_of_until_it_is_dismissed(op
     assert answer.value.status == 201
     report = answer.value.json()["data"]["report"]
     assert [c["path"] for c in report["cut"]] == ["personalInfo.summary"]
+    assert {"path": "education", "reason": "by_content", "text": "Vzdelanie"} in report["unsure"]
     expect(dialog.locator("#import-dropped-intro")).to_contain_text(words["check"])
     dialog.get_by_role("link", name=words["open"]).click()
 
@@ -56,6 +63,9 @@ def test_the_editor_shows_what_the_import_was_unsure_of_until_it_is_dismissed(op
     expect(panel).to_contain_text("ada.docx")
     expect(panel).to_contain_text(words["order"])
     expect(panel).to_contain_text(words["custom"])
+    guessed = panel.locator("li", has_text=words["by_content"])
+    expect(guessed.locator(".report-chip")).to_have_text(words["guessed"])
+    expect(page.locator('[data-field="contentJson.education.0.school"]')).to_have_value("Univerzita Komenského")
     rest = panel.locator("textarea").first
     expect(rest).to_have_value(report["cut"][0]["text"])
     summary = page.locator('[data-field="contentJson.personalInfo.summary"]')

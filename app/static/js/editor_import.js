@@ -74,7 +74,8 @@ class Report {
   // A note: its chip and the field it is about, what to check in words, its fix, the field, its page.
   note(note) {
     const item = element("li", { className: "report-note" });
-    const whole = ["cut", "unplaced", "custom_section", "not_found", "place", "guessed"].includes(note.reason); // said
+    const said = ["cut", "unplaced", "custom_section", "by_content", "not_found", "place", "guessed"];
+    const whole = said.includes(note.reason); // the sentence names the field itself
     const name = whole || mixedUp(note) ? "" : fieldName(note.path);
     const head = element("p", { className: "report-note-head" },
                          element("span", { className: "report-chip" }, chipText(note)), name ? element("strong", {}, name) : "");

@@ -36,8 +36,8 @@ export function fieldName(path) {
 // The two fields' last words, sorted ("company location").
 const pairOf = (note) => [note.path, contentPath(note.swap)].map((path) => path.split(".").at(-1)).sort().join(" ");
 
-const KNOWN = new Set(["cut", "order", "place", "guessed", "no_dates", "year_only", "custom_section", "unplaced",
-                       "not_found", "merged", "ai"]);
+const KNOWN = new Set(["cut", "order", "place", "guessed", "no_dates", "year_only", "custom_section", "by_content",
+                       "unplaced", "not_found", "merged", "ai"]);
 
 // A note whose sentence is "{field} and {other} may be the wrong way round" (it names both fields).
 export const mixedUp = (note) => Boolean(note.swap) && (note.reason === "order"
@@ -62,6 +62,9 @@ export function reasonText(note) {
     case "year_only": return t("Only years were printed: each month was set to January. Set the real ones.");
     case "custom_section":
       return t("“{title}” is not a section we know: it was kept as a section of its own.", { title: note.text });
+    case "by_content":
+      return t("“{title}” is not a section we know: it was read as this section from its dated entries. Check it.",
+               { title: note.text });
     case "unplaced": return t("This line of the header fitted no field:");
     case "not_found":
       return note.path.endsWith(".email") ? t("No email address was found.") : t("No name was found.");
@@ -75,7 +78,8 @@ export function chipText(note) {
   const chips = {
     cut: t("Cut to fit"), order: t("Which is which?"), place: t("Which is which?"), guessed: t("Which is which?"),
     no_dates: t("No dates"), year_only: t("Years only"),
-    custom_section: t("New section"), unplaced: t("Fitted no field"), not_found: t("Not found"),
+    custom_section: t("New section"), by_content: t("Section guessed"), unplaced: t("Fitted no field"),
+    not_found: t("Not found"),
     merged: t("Two in one?"), ai: t("From the AI"),
   };
   return chips[note.reason] ?? (note.swap ? t("Mixed up?") : t("To check"));
