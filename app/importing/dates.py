@@ -118,7 +118,7 @@ def _find_period(text: str) -> Period | None:
                 continue
             start, end = _january(start), _january(end)
             return Period(start, max(start, end), False, match.span(), False, year_only)
-        since = re.match(rf"(?:{_SINCE})\s*\d", match.group(0), re.IGNORECASE)
+        since = re.match(rf"(?:{_SINCE})\s*\w", match.group(0), re.IGNORECASE)   # "seit 03/2020", "Seit Februar 2014"
         if len(start) == 4 and not since:
             continue   # a lone year is more likely a number in the text than a date
         if since:      # "seit 03/2020", "depuis 2019": ongoing since then

@@ -46,6 +46,10 @@ def _alternatives(texts) -> str:
 _AT_WORDS = [w for w in _printed("at") if w not in {",", "·", "・"}]
 _AT = "|".join(rf"\s+{re.escape(w)}" + (r"\s*" if w.endswith("\u05be") else r"\s+")
                for w in ["@", *_AT_WORDS] if w not in {"en", "em"})
+# A degree and the school it was taken at in one line ("Master an der Universität Bern", "Laurea presso
+# l'Università di Pisa", "Ingeniería en la Universidad de Chile"): the school side must name a school.
+AT_SCHOOL = re.compile(rf"^(?P<first>.+?)(?:{_AT}|\s+(?:an der|am|an|bei|presso|à l['’]|à|au|en la|en el|na|no|em|в|во)"
+                       rf"\s+)(?P<second>.+)$", re.IGNORECASE)
 _CONNECTOR = re.compile(rf"^(?:at|@|in|for|with|on|在|{_alternatives(_AT_WORDS)}|[|｜·•/—–,，:：;；-])$", re.IGNORECASE)
 _URL = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
 _URL_IN = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)

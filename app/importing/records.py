@@ -6,7 +6,8 @@ import re
 
 from app.importing import dates, lists, tables, words
 from app.importing.entries import (
-    Entry, Part, entries_of, filled, month_of, one_part, period_of, split_list, take, text_and_highlights, year_only,
+    AT_SCHOOL, Entry, Part, entries_of, filled, month_of, one_part, period_of, split_list, take, text_and_highlights,
+    year_only,
 )
 from app.importing.layout import Block
 
@@ -201,6 +202,10 @@ def _education(entry: Entry) -> dict:
         match = re.match(r"^(?P<first>.+?)\s*[,，—]\s*(?P<second>[^,，—]+)$", named[0].text)
         if match and (words.degree_score(match.group("first")) != 0 or words.degree_score(match.group("second")) != 0):
             named = [Part(match.group("first"), named[0].bold), Part(match.group("second"), named[0].bold)]
+        else:   # "Master an der Bern Universität", "BSc Physics at the University of Oslo"
+            match = AT_SCHOOL.match(named[0].text.rstrip(" ."))
+            if match and words.schooling(match.group("second")) > 0 and words.degree_score(match.group("first")) >= 0:
+                named = [Part(match.group("first"), named[0].bold), Part(match.group("second"), named[0].bold)]
     parts, rest = named[:2], named[2:]
     by_order = _guessed(parts, words.degree_score)
     degree = take(parts, words.degree_score) if len(parts) > 1 or (

@@ -167,19 +167,30 @@ def _heading_shape(block: Block) -> bool:
     return latin_words <= 6 and cjk <= 16 and not text[0].isdigit()
 
 
-def _stands_out(block: Block, body: float, colour: str = "") -> bool:
-    """Whether a block is set apart from the body text (``body``: its size, ``colour``: its colour): bold,
-    larger, a heading's style, in capitals, or, in a script without capitals (Thai, Hindi, Arabic), in a
-    colour of its own, as a template sets its small headings (the capitals it asks for change nothing)."""
+def _stands_out(block: Block, body: float, colour: str = "", bold_body: bool = False) -> bool:
+    """Whether a block is set apart from the body text (``body``: its size, ``colour``: its colour): bold
+    (unless the body is: ``bold_body``), larger, a heading's style, in capitals, or, in a script without
+    capitals (Thai, Hindi, Arabic), in a colour of its own, as a template sets its small headings (the
+    capitals it asks for change nothing)."""
     letters = [char for char in block.text if char.isalpha() and not is_cjk(char)]
     caseless = bool(letters) and not any(char.isupper() or char.islower() for char in letters)
-    return (block.bold or block.size >= body + 1.0 or (block.level is not None and block.level >= 1)
-            or "heading" in block.style.lower() or (len(letters) > 2 and all(c.isupper() for c in letters))
+    return ((block.bold and not bold_body) or block.size >= body + 1.0
+            or (block.level is not None and block.level >= 1) or "heading" in block.style.lower()
+            or (len(letters) > 2 and all(c.isupper() for c in letters))
             or (caseless and bool(colour) and _colour(block) not in ("", colour)))
 
 
 def _colour(block: Block) -> str:
     return block.fragments[0].colour if block.fragments else ""
+
+
+BOLD_BODY = 0.6   # of a document's letters in bold: its body is bold, and bold sets nothing apart
+
+
+def _bold_body(blocks: list[Block]) -> bool:
+    """Whether most of the text is bold (a PDF printed by "Microsoft Print to PDF" marks every font bold)."""
+    bold = sum(len(f.text) for b in blocks for f in b.fragments if f.bold)
+    return bold >= BOLD_BODY * max(sum(len(f.text) for b in blocks for f in b.fragments), 1)
 
 
 def _body_colour(blocks: list[Block]) -> str:
@@ -204,10 +215,11 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
     found: dict[int, str] = {}
     quiet: dict[tuple, list[tuple[int, str]]] = {}
     colour = _body_colour(blocks)
+    bold_body = _bold_body(blocks)
     for block in blocks:
         key = words.section_of(block.text) if _heading_shape(block) else None
         if key and block.level != 0:
-            if _stands_out(block, body, colour):
+            if _stands_out(block, body, colour, bold_body):
                 found[block.index] = key
             else:
                 quiet.setdefault(block.signature, []).append((block.index, key))
@@ -224,11 +236,13 @@ def _headings(blocks: list[Block], body: float) -> dict[int, str]:
         # a look of their own, which no entry shares.)
         main = looks.most_common(1)[0][0]
         every = Counter(block.signature for block in blocks if _heading_shape(block))  # web addresses aside
-        margin = max(blocks[i].x1 for i in found if blocks[i].signature == main)   # the headings' right end
-        # ... nor is one standing right of a margin where at least three headings stand ("Courses" under a
-        # school, the headings right-aligned beside the entries: JSON Resume's "even" theme)
+        # ... nor is one standing where the lines under the main headings start, in the entries' column
+        # ("Courses" under a school, the headings right-aligned in a margin beside the entries: JSON Resume's
+        # "even" theme), unlike a sidebar's heading, whose column no other section's lines share.
+        starts = [blocks[i + 1].x0 for i in found if blocks[i].signature == main and i + 1 < len(blocks)]
         for index in [i for i in found if looks[blocks[i].signature] == 1 and blocks[i].signature[1:2] < main[1:2]
-                      and (every[blocks[i].signature] >= 3 or (looks[main] >= 3 and blocks[i].x0 > margin))]:
+                      and (every[blocks[i].signature] >= 3 or (looks[main] >= 3 and not blocks[i].extra.get("para")
+                           and sum(abs(x - blocks[i].x0) <= ALIGN for x in starts) >= 2))]:
             del found[index]
     # A look is the signature and whether the text is in capitals: "WORK EXPERIENCE" and the job title
     # "Senior Developer" below it may both be bold 10 pt plain paragraphs (a job site's DOCX export).

@@ -10,6 +10,12 @@ from app.importing.layout import blocks as make_blocks
 from tests.support import drawn_pdf
 
 
+def _skills(content: dict) -> set[str]:
+    """Every skill read, listed or in a group."""
+    grouped = {skill for group in content.get("skillGroups", []) for skill in group["keywords"]}
+    return set(content.get("skills", [])) | grouped
+
+
 def _slovak(page, *, named_work: bool = False) -> None:
     page.setFont("Helvetica-Bold", 22)
     page.drawString(60, 790, "Jana Nováková")
@@ -75,9 +81,7 @@ def test_a_sidebar_heading_centred_over_its_items_heads_them():
     content = reading.read_all("pdf", drawn_pdf(draw)).content
     assert [job["position"] for job in content["workExperience"]] == ["Software Tester"]
     assert "Jira Atlassian" not in str(content["workExperience"])
-    skills = [skill for group in content.get("skillGroups", []) for skill in group["keywords"]] + \
-        list(content.get("skills", []))
-    assert {"Jira Atlassian", "SQL"} <= set(skills)
+    assert {"Jira Atlassian", "SQL"} <= _skills(content)
 
 
 @pytest.mark.parametrize(("heading", "key"), [
@@ -152,4 +156,52 @@ def test_a_known_word_in_an_entrys_own_look_beside_a_margin_of_headings_is_no_he
     content = reading.read_all("pdf", drawn_pdf(draw)).content
     assert content["education"][0]["school"] == "Stanford University"
     assert "certificates" not in content
-    assert {"Python", "Go", "PostgreSQL"} <= {k for group in content.get("skillGroups", []) for k in group["keywords"]}
+    assert {"Python", "Go", "PostgreSQL"} <= _skills(content)
+
+
+def test_in_a_document_set_all_in_bold_bold_sets_no_heading_apart():
+    """"Microsoft Print to PDF" marks every font bold: a line in the body's look naming a section
+    ("Languages" over a skill list) must not make every line of that look a heading."""
+    def draw(page):
+        page.setFont("Helvetica-Bold", 18)
+        page.drawString(60, 800, "AKSHAY S")
+        page.setFont("Helvetica-Bold", 11)
+        page.drawString(60, 780, "akshay@example.in")
+        y = 740
+        for text in ("EDUCATION", "Bachelor of Engineering", "Rajalakshmi Institute of Technology", "2016 - 2020",
+                     "SKILLS", "Languages", "C Programming, Python", "Development Tools", "Git, Eclipse",
+                     "INTERNSHIP", "Trainee", "Bharat Sanchar Nigam Limited", "June 2019 - July 2019",
+                     "Monitored the telecom network of the regional office and wrote its weekly reports."):
+            page.drawString(60, y, text)
+            y -= 16
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert {"Bachelor of Engineering", "Rajalakshmi Institute of Technology"} <= {
+        value for school in content["education"] for value in school.values()}
+    assert "Bharat Sanchar Nigam Limited" in str(content["workExperience"])
+    assert {"C Programming", "Python", "Git", "Eclipse"} <= _skills(content)
+    assert "customSections" not in content
+
+
+def test_a_sidebars_one_heading_in_a_smaller_look_stays_a_heading():
+    def draw(page):
+        page.setFont("Helvetica-Bold", 24)
+        page.drawString(40, 800, "Leila Haddad")
+        page.setFont("Helvetica", 10)
+        page.drawString(40, 782, "leila@example.jo")
+        y = 740
+        for heading, lines in (("WORK EXPERIENCE", ("Senior Engineer", "Najm Technology", "2019 - 2023")),
+                               ("EDUCATION", ("University of Jordan", "MSc Computer Science", "2015 - 2017")),
+                               ("PROJECTS", ("Ledger", "A double-entry bookkeeping service.", "2021"))):
+            page.setFont("Helvetica-Bold", 16)
+            page.drawString(40, y, heading)
+            page.setFont("Helvetica", 10)
+            for offset, text in enumerate(lines):
+                page.drawString(40, y - 20 - 14 * offset, text)
+            y -= 90
+        page.setFont("Helvetica-Bold", 12)
+        page.drawString(420, 740, "SKILLS")
+        page.setFont("Helvetica", 10)
+        for offset, skill in enumerate(("Python", "PostgreSQL", "Kubernetes")):
+            page.drawString(420, 720 - 14 * offset, skill)
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert {"Python", "PostgreSQL", "Kubernetes"} <= _skills(content)
