@@ -219,7 +219,7 @@ def _education(entry: Entry) -> dict:
             entry.period = period
             line = dates.remove(line, period)
         pieces = [_FACT_LABEL.sub("", piece).strip() for piece in _FACTS.split(line) if piece.strip()]
-        pieces = [piece for piece in pieces if piece]
+        pieces = [piece for piece in pieces if re.search(r"\w", piece)]   # not the "( )" a date was taken from
         known = {"studyType", "area", "score"} & record.keys()
         if len(known) == 3 or (len(known) >= 2 and len(pieces) > 1):
             courses += pieces

@@ -23,8 +23,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from app.importing import (dates, entries, header, history_rows, key_values, margin_labels, records, section_kinds,
-                           tables, words)
+from app.importing import (dates, entries, furniture, header, history_rows, key_values, margin_labels, records,
+                           section_kinds, tables, words)
 from app.importing.header import EMAIL, SENTENCE_END, URL
 from app.importing.layout import Block, blocks as make_blocks, is_cjk
 from app.importing.right_to_left import right_to_left_script
@@ -51,7 +51,7 @@ def parse(lines: list[dict], notes: list[dict] | None = None) -> dict:
     heading no section's words name), "unplaced" (header text that fitted no field; its path is
     "personalInfo") and "not_found" (no name, or no e-mail address)."""
     notes = [] if notes is None else notes
-    history, blocks = history_rows.take(margin_labels.place(make_blocks(lines)))
+    history, blocks = history_rows.take(margin_labels.place(make_blocks(furniture.without_page_numbers(lines))))
     blocks = _side_by_side(blocks)
     for index, block in enumerate(blocks):
         block.index = index

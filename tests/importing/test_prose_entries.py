@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app.importing import dates, reading, structure
+from app.importing.furniture import PAGE_NUMBER
 from tests.resumes.test_import import docx_of
+from tests.support import drawn_pdf
 
 
 def test_a_degree_and_its_school_in_one_sentence_are_told_apart_by_the_word_between_them():
@@ -56,3 +58,34 @@ def test_no_word_of_a_one_line_school_entry_is_lost(first, connector, second):
     for word in re.findall(r"\w{2,}", f"{first} {second}"):
         if word not in {"2010", "2014"}:
             assert word in kept
+
+
+def test_a_pages_number_is_no_part_of_the_resume():
+    """A LinkedIn export's footer "Page 1 of 2" under "Education" was read as the school."""
+    def draw(page):
+        page.setFont("Helvetica-Bold", 24)
+        page.drawString(220, 800, "Milan Milunovic")
+        page.setFont("Helvetica", 10)
+        page.drawString(40, 780, "milan@example.rs")
+        page.setFont("Helvetica", 16)
+        page.drawString(220, 120, "Education")
+        page.setFont("Helvetica", 12)
+        page.drawString(220, 95, "Racunarski fakultet")
+        page.setFont("Helvetica", 9)
+        page.drawString(380, 30, "Page 1 of 2")
+        page.showPage()
+        page.setFont("Helvetica", 10.5)
+        page.drawString(220, 800, "Bachelor's degree, Computer Science · (2016 - 2020)")
+        page.setFont("Helvetica", 9)
+        page.drawString(380, 30, "Page 2 of 2")
+    content = reading.read_all("pdf", drawn_pdf(draw)).content
+    assert content["education"] == [{"school": "Racunarski fakultet", "degree": "Bachelor's degree, Computer Science",
+                                     "startDate": "2016-01", "endDate": "2020-01"}]
+    assert "Page" not in str(content)
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("Page 1 of 2", True), ("2/3", True), ("- 2 -", True), ("Seite 1 von 2", True), ("第 1 页", True),
+    ("Página 2 de 3", True), ("2020", False), ("Python 3", False), ("Page Design", False)])
+def test_what_reads_as_a_page_number(text, numbers):
+    assert bool(PAGE_NUMBER.match(text) and re.search(r"\d", text)) == numbers
