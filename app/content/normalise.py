@@ -13,29 +13,17 @@ from typing import Any
 
 from app.content.characters import symbol_font_bullets
 from app.content.language import LANGUAGES
-from app.content.sections import SECTIONS, TITLED, section_order as stored_order
+from app.content.sections import ENTRIES, SECTIONS, TITLED, list_fields, section_order as stored_order, text_fields
 
 PERSONAL_FIELDS = ("name", "email", "phone", "address", "summary", "label", "url", "image")
 LOCATION_FIELDS = ("address", "postalCode", "city", "region", "countryCode")
-PROFILE_FIELDS = ("network", "username", "url")
-WORK_FIELDS = ("company", "position", "location", "url", "startDate", "endDate", "description", "companyDescription")
-WORK_LISTS = ("highlights",)
-EDUCATION_FIELDS = ("school", "degree", "area", "studyType", "score", "startDate", "endDate", "url")
-EDUCATION_LISTS = ("courses",)
-PROJECT_FIELDS = ("id", "name", "description", "url", "startDate", "endDate", "entity", "type")
-PROJECT_LISTS = ("technologies", "highlights", "roles")
-CUSTOM_ITEM_FIELDS = ("title", "subtitle", "date", "url", "description")
-# The list sections of issue 15: key -> (text fields, list-of-string fields), in the normalised shape's order.
-ENTRY_SECTIONS = {
-    "skillGroups": (("name", "level"), ("keywords",)),
-    "languages": (("language", "fluency"), ()),
-    "certificates": (("name", "issuer", "date", "url"), ()),
-    "awards": (("title", "awarder", "date", "summary"), ()),
-    "volunteer": (("organization", "position", "url", "startDate", "endDate", "summary"), ("highlights",)),
-    "publications": (("name", "publisher", "releaseDate", "url", "summary"), ()),
-    "interests": (("name",), ("keywords",)),
-    "references": (("name", "reference"), ()),
-}
+# The list sections' entries: key -> (text fields, list-of-string fields), from the registry.
+ENTRY_FIELDS = {key: (text_fields(key), list_fields(key)) for key in ENTRIES}
+PROFILE_FIELDS = text_fields("profiles")
+CUSTOM_ITEM_FIELDS = text_fields("customItems")
+# The sections whose entries are read as they are; personalInfo's profiles and the custom sections
+# hold theirs inside.
+_AS_THEY_ARE = tuple(key for key in ENTRIES if key not in ("profiles", "customSections", "customItems"))
 
 # C0 control characters other than tab, line feed and carriage return, DEL and the C1 controls: pasted
 # in from word processors and terminals, meaningless in a document, and C0 not allowed in XML (a DOCX
@@ -103,13 +91,10 @@ def normalise_content(content: dict | None) -> dict:
         "personalInfo": {**{f: text_value(personal.get(f)).strip() for f in PERSONAL_FIELDS},
                          "location": _location(personal.get("location")),
                          "profiles": _entries(personal.get("profiles"), PROFILE_FIELDS)},
-        "workExperience": _entries(content.get("workExperience"), WORK_FIELDS, WORK_LISTS),
-        "education": _entries(content.get("education"), EDUCATION_FIELDS, EDUCATION_LISTS),
         "skills": _strings(content.get("skills")),
-        "projects": _entries(content.get("projects"), PROJECT_FIELDS, PROJECT_LISTS),
     }
-    for key, (text_fields, list_fields) in ENTRY_SECTIONS.items():
-        normalised[key] = _entries(content.get(key), text_fields, list_fields)
+    for key in _AS_THEY_ARE:
+        normalised[key] = _entries(content.get(key), *ENTRY_FIELDS[key])
     normalised["customSections"] = _custom_sections(content.get("customSections"))
     normalised["sectionOrder"] = stored_order(content.get("sectionOrder"))
     normalised["language"] = content.get("language") if content.get("language") in LANGUAGES else ""

@@ -18,7 +18,7 @@ from marshmallow import ValidationError, fields, missing, post_load, validate, v
 
 from app.common.schemas import InputSchema, StrictBoolean, StrictString
 from app.content.language import LANGUAGES
-from app.content.sections import BODY_SECTIONS, TITLED
+from app.content.sections import BODY_SECTIONS, ENTRIES, TITLED, Field
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
@@ -88,10 +88,56 @@ class _Period(_Range):
     endDate = Month(load_default="")
 
 
-class ProfileSchema(InputSchema):
-    network = _optional_text(200)
-    username = _optional_text(200)
-    url = _optional_url()
+# The entries' schemas, made from the registry (``sections.ENTRIES``), by the name the OpenAPI document
+# gives each (``WorkExperienceSchema`` is "WorkExperience").
+_NAMES = {"profiles": "Profile", "workExperience": "WorkExperience", "education": "Education",
+          "skillGroups": "SkillGroup", "projects": "Project", "languages": "Language", "certificates": "Certificate",
+          "awards": "Award", "volunteer": "Volunteer", "publications": "Publication", "interests": "Interest",
+          "references": "Reference", "customSections": "CustomSection", "customItems": "CustomItem"}
+_BASES = {"period": _Period, "range": _Range, None: InputSchema}
+
+
+def _field(field: Field) -> fields.Field:
+    if field.is_list:
+        return (_string_list if field.default else _optional_strings)(field.items, field.size)
+    default = {"load_default": ""} if field.default else {}
+    if field.kind == "month":
+        return Month(**default)
+    if field.kind == "url":
+        return Url(validate=validate.Length(max=field.size), **default)
+    return StrictString(validate=validate.Length(max=field.size), **default)
+
+
+def _entry_schema(key: str) -> type[InputSchema]:
+    """The schema of one entry of ``key``; an ``id``, where entries have one, is assigned by the server
+    when it is left out."""
+    entries = ENTRIES[key]
+    declared: dict = {"id": StrictString(validate=validate.Length(min=1, max=64))} if entries.ids else {}
+    declared.update((field.name, _field(field)) for field in entries.fields)
+    if entries.sublist:
+        inner, of = entries.sublist
+        declared[inner] = _entry_list(_SCHEMAS[of], ENTRIES[of].most)
+    return _BASES[entries.dates].from_dict(declared, name=f"{_NAMES[key]}Schema")
+
+
+_SCHEMAS: dict[str, type[InputSchema]] = {}
+for _key in sorted(ENTRIES, key=lambda key: bool(ENTRIES[key].sublist)):   # a custom section's items first
+    _SCHEMAS[_key] = _entry_schema(_key)
+ProjectSchema = _SCHEMAS["projects"]
+
+
+def _no_repeats(keys: list) -> None:
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValidationError(f"Name each section once (repeated: {', '.join(repeated)}).")
+
+
+def _entries_of(key: str) -> fields.List:
+    return fields.List(fields.Nested(_SCHEMAS[key]), validate=validate.Length(max=ENTRIES[key].most),
+                       load_default=list if key in _REQUIRED_LISTS else missing)
+
+
+_REQUIRED_LISTS = ("workExperience", "education", "projects")   # the sections resumes had before issue 15
 
 
 class LocationSchema(InputSchema):
@@ -115,132 +161,24 @@ class PersonalInfoSchema(InputSchema):
     url = _optional_url()
     image = _optional_url()
     location = fields.Nested(LocationSchema)
-    profiles = _entry_list(ProfileSchema, 20)
-
-
-class WorkExperienceSchema(_Period):
-    company = _text(200)
-    position = _text(200)
-    description = _text(5000)
-    location = _optional_text(200)
-    url = _optional_url()
-    highlights = _optional_strings(50, 500)
-    companyDescription = _optional_text(500)  # JSON Resume's work[].description: what the company does
-
-
-class EducationSchema(_Period):
-    school = _text(200)
-    degree = _text(200)
-    area = _optional_text(200)
-    studyType = _optional_text(200)
-    score = _optional_text(200)
-    courses = _optional_strings(50, 200)
-    url = _optional_url()
-
-
-class SkillGroupSchema(InputSchema):
-    name = _optional_text(200)
-    level = _optional_text(200)
-    keywords = _optional_strings(50, 100)
-
-
-class LanguageSchema(InputSchema):
-    language = _optional_text(200)
-    fluency = _optional_text(200)
-
-
-class CertificateSchema(InputSchema):
-    name = _optional_text(200)
-    issuer = _optional_text(200)
-    date = Month()
-    url = _optional_url()
-
-
-class AwardSchema(InputSchema):
-    title = _optional_text(200)
-    awarder = _optional_text(200)
-    date = Month()
-    summary = _optional_text(5000)
-
-
-class VolunteerSchema(_Range):
-    organization = _optional_text(200)
-    position = _optional_text(200)
-    url = _optional_url()
-    summary = _optional_text(5000)
-    highlights = _optional_strings(50, 500)
-
-
-class PublicationSchema(InputSchema):
-    name = _optional_text(200)
-    publisher = _optional_text(200)
-    releaseDate = Month()
-    url = _optional_url()
-    summary = _optional_text(5000)
-
-
-class InterestSchema(InputSchema):
-    name = _optional_text(200)
-    keywords = _optional_strings(50, 100)
-
-
-class ReferenceSchema(InputSchema):
-    name = _optional_text(200)
-    reference = _optional_text(5000)
-
-
-class CustomItemSchema(InputSchema):
-    title = _optional_text(200)
-    subtitle = _optional_text(200)
-    date = Month()
-    url = _optional_url()
-    description = _optional_text(5000)
-
-
-class CustomSectionSchema(InputSchema):
-    """A section the user names; ``id`` is assigned by the server when it is left out."""
-
-    id = StrictString(validate=validate.Length(min=1, max=64))
-    title = _optional_text(200)
-    items = _entry_list(CustomItemSchema)
-
-
-def _no_repeats(keys: list) -> None:
-    repeated = sorted({key for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise ValidationError(f"Name each section once (repeated: {', '.join(repeated)}).")
-
-
-class ProjectSchema(_Period):
-    """A project entry; ``id`` is assigned by the server when it is left out."""
-
-    id = StrictString(validate=validate.Length(min=1, max=64))
-    name = _text(200)
-    description = _text(5000)
-    technologies = _string_list(100)
-    url = Url(validate=validate.Length(max=2048), load_default="")
-    highlights = _string_list(50, 500)
-    roles = _optional_strings(20, 200)
-    entity = _optional_text(200)
-    type = _optional_text(200)
+    profiles = _entry_list(_SCHEMAS["profiles"], ENTRIES["profiles"].most)
 
 
 class ContentSchema(InputSchema):
     personalInfo = fields.Nested(PersonalInfoSchema, load_default=dict)
-    workExperience = fields.List(fields.Nested(WorkExperienceSchema), validate=validate.Length(max=50),
-                                 load_default=list)
-    education = fields.List(fields.Nested(EducationSchema), validate=validate.Length(max=50), load_default=list)
+    workExperience = _entries_of("workExperience")
+    education = _entries_of("education")
     skills = _string_list(100)
-    projects = fields.List(fields.Nested(ProjectSchema), validate=validate.Length(max=50), load_default=list)
-    skillGroups = _entry_list(SkillGroupSchema)
-    languages = _entry_list(LanguageSchema)
-    certificates = _entry_list(CertificateSchema)
-    awards = _entry_list(AwardSchema)
-    volunteer = _entry_list(VolunteerSchema)
-    publications = _entry_list(PublicationSchema)
-    interests = _entry_list(InterestSchema)
-    references = _entry_list(ReferenceSchema)
-    customSections = _entry_list(CustomSectionSchema, 20)
+    projects = _entries_of("projects")
+    skillGroups = _entries_of("skillGroups")
+    languages = _entries_of("languages")
+    certificates = _entries_of("certificates")
+    awards = _entries_of("awards")
+    volunteer = _entries_of("volunteer")
+    publications = _entries_of("publications")
+    interests = _entries_of("interests")
+    references = _entries_of("references")
+    customSections = _entries_of("customSections")
     sectionOrder = fields.List(
         StrictString(validate=validate.OneOf(BODY_SECTIONS)),
         validate=[validate.Length(max=len(BODY_SECTIONS)), _no_repeats],

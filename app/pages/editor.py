@@ -2,8 +2,9 @@
 
 The page is a form the scripts fill from ``GET /api/resumes/<id>`` and save through
 ``PUT /api/resumes/<id>`` and the project-entry endpoints (``static/js/editor*.js``): the JSON API
-is its only back end. Its sections and entry forms are drawn from ``editor_forms`` (one description
-for every kind of entry); the side column adds the preview, export, sharing and version history.
+is its only back end. Its sections and entry forms are drawn from the section registry
+(``content/sections.ENTRIES``: one description of every kind of entry); the side column adds the
+preview, export, sharing and version history.
 The view itself only checks that the resume is the person's, so a link to someone else's resume
 (or a deleted one) answers the pages' 404, not an empty editor; another person's resume is a 404
 too, so the page does not tell which ids exist.
@@ -15,8 +16,8 @@ from flask_login import current_user
 
 from app.ai import provider
 from app.content import language
+from app.content.sections import BODY_SECTIONS, ENTRIES, HEADINGS
 from app.errors import ApiError
-from app.pages.editor_forms import FORMS, SECTIONS
 from app.pages.shell import render_page, signed_in_page
 from app.pages.views import bp
 from app.resumes import service
@@ -85,6 +86,7 @@ def edit_resume(resume_id: str):
         raise ApiError("RESUME_NOT_FOUND", "This resume does not exist or was deleted.",
                        {"resumeId": resume_id}) from None
     return render_page("pages/editor.html", strings=STRINGS, resume_id=resume.id, title=resume.title,
-                       sections=SECTIONS, forms=FORMS, statuses=STATUSES,
+                       sections=[(key, HEADINGS[key]) for key in BODY_SECTIONS], forms=ENTRIES,
+                       statuses=STATUSES,
                        resume_languages=[(code, language.NAMES[code]) for code in language.LANGUAGES],
                        ai_enabled=provider.configured(current_app.config))

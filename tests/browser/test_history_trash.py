@@ -247,3 +247,19 @@ def test_duplicate_a_resume_and_meet_the_limit(open_as):
     expect(note.get_by_role("link", name="Upgrade")).to_have_attribute("href", "/billing")
     assert len(api(page, "GET", "/api/resumes")["data"]) == 5
     assert page.script_errors == []
+
+
+def test_an_entry_is_named_in_the_history_as_its_heading_names_it(open_as):
+    """The history names an entry by the fields the section registry heads it with ("degree|studyType|area
+    school": a school entry with no degree is its type of study and school), as the editor does."""
+    page = open_as(language="en")
+    resume_id = make_resume(page, "Schools", contentJson={
+        "personalInfo": {"name": "Ada"},
+        "education": [{"school": "Delft", "studyType": "Bachelor", "area": "Physics"}]})
+    _open_editor(page, resume_id)
+    expect(page.locator('[data-list="education"] > li h3').first).to_contain_text("Bachelor · Delft")
+    page.locator('[data-list="education"] [data-action="remove"]').first.click()
+    _saved(page)
+    page.locator("#history-toggle").click()
+    page.locator("#history-list > li").first.get_by_role("button").click()
+    expect(page.locator("#history-changes > li")).to_have_text(["Education 1 removed: “Bachelor · Delft”"])

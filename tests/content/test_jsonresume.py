@@ -123,7 +123,11 @@ def test_the_export_puts_each_field_where_json_resume_has_it():
                                  "location": "Rotterdam", "url": "https://tidewater.example.com",
                                  "startDate": "2019-04", "summary": "Ran the ingestion platform.",
                                  "highlights": ["Cut reprocessing cost by a third"],
-                                 "description": "Maritime data for port operators"}]
+                                 "description": "Maritime data for port operators"},
+                                {"name": "Kestrel Freight Systems", "position": "Warehouse Architect",
+                                 "location": "Antwerp", "url": "https://kestrel.example.com", "startDate": "2015-01",
+                                 "endDate": "2019-03", "summary": "Laid the nightly batch loads.",
+                                 "highlights": ["Halved the morning backlog"], "description": "Freight forwarding"}]
     assert document["education"][0]["institution"] == "Delft University of Technology"
     assert document["education"][0]["x-resume-service"] == {"degree": "MSc Computer Science"}
     assert document["skills"] == [{"name": "Databases", "level": "Expert", "keywords": ["PostgreSQL", "ClickHouse"]},

@@ -8,6 +8,7 @@ show of each shown body section, in ``sectionOrder``: every text field, list ite
 from __future__ import annotations
 
 from app.content import normalise
+from app.content.sections import ENTRIES
 from app.documents import templating
 
 EVERY_SECTION = {
@@ -26,6 +27,11 @@ EVERY_SECTION = {
         "url": "https://tidewater.example.com", "startDate": "2019-04", "endDate": "",
         "description": "Ran the ingestion platform.", "highlights": ["Cut reprocessing cost by a third"],
         "companyDescription": "Maritime data for port operators",
+    }, {
+        "company": "Kestrel Freight Systems", "position": "Warehouse Architect", "location": "Antwerp",
+        "url": "https://kestrel.example.com", "startDate": "2015-01", "endDate": "2019-03",
+        "description": "Laid the nightly batch loads.", "highlights": ["Halved the morning backlog"],
+        "companyDescription": "Freight forwarding",
     }],
     "education": [{
         "school": "Delft University of Technology", "degree": "MSc Computer Science", "area": "Data Systems",
@@ -65,8 +71,7 @@ EVERY_SECTION = {
 
 # Fields JSON Resume has that the documents do not print: kept as the resume's data (a JSON export
 # writes them back).
-DATA_ONLY = {("workExperience", "companyDescription"), ("education", "url"), ("projects", "roles"),
-             ("projects", "entity"), ("projects", "type")}
+DATA_ONLY = {(key, field.name) for key, entries in ENTRIES.items() for field in entries.fields if not field.printed}
 
 
 def _texts(*values: str) -> list[str]:

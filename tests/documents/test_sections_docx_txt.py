@@ -243,7 +243,7 @@ def test_txt_lays_out_the_new_sections_plainly():
 
 
 def test_txt_shows_education_details_and_work_highlights():
-    text = txt(TEMPLATES[0], {"workExperience": EVERY_SECTION["workExperience"],
+    text = txt(TEMPLATES[0], {"workExperience": EVERY_SECTION["workExperience"][:1],
                               "education": EVERY_SECTION["education"]})
     assert (
         "EXPERIENCE\n"

@@ -5,9 +5,9 @@ from typing import Any
 
 from app.content import cleaning, language, normalise
 from app.content.jsonresume.terms import (
-    ALIASES, BASICS, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FIELD, FILE_META, LOCATION, MAPS,
-    MAX_ITEMS, MAX_VALUES, PRESENT, PROFILE, SECTION_KEYS, TOP_LEVEL, NotJsonResume, TooLarge, empty, fold_location,
-    month_of, web_address,
+    ALIASES, BASICS, CUSTOM_ITEM_MAP, ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, EXTENSION_META, FIELD, FILE_META,
+    LOCATION, MAPS, MAX_ITEMS, MAX_VALUES, PRESENT, PROFILE_MAP, SECTION_KEYS, TOP_LEVEL, NotJsonResume, TooLarge,
+    empty, fold_location, month_of, web_address,
 )
 from app.content.jsonresume.validation import validated
 from app.content.sections import BODY_SECTIONS, SECTIONS, TITLED
@@ -184,7 +184,7 @@ def _read_basics(basics: Any, reader: _Reader) -> dict:
     profiles = reader.of_type(basics.get("profiles"), list, "basics.profiles")
     if profiles is not None:
         personal["profiles"] = _read_entries(profiles, "basics.profiles", ("personalInfo", "profiles"),
-                                             tuple((f, f, "url" if f == "url" else "text") for f in PROFILE), reader)
+                                             PROFILE_MAP, reader)
     return personal
 
 
@@ -283,8 +283,7 @@ def _read_custom_sections(value: Any, reader: _Reader) -> list[dict]:
         items = reader.of_type(item.get("items"), list, f"{here}.items")
         if items is not None:
             section["items"] = _read_entries(
-                items, f"{here}.items", spot + ("items",),
-                tuple((f, f, "date" if f == "date" else "text") for f in normalise.CUSTOM_ITEM_FIELDS), reader)
+                items, f"{here}.items", spot + ("items",), CUSTOM_ITEM_MAP, reader)
         sections.append(section)
     return sections
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from app.content.sections import ENTRIES, Entries, Field
+
 SCHEMA_VERSION = "v1.2.1"
 SCHEMA_URL = "https://raw.githubusercontent.com/jsonresume/resume-schema/v1.2.1/schema.json"
 EXTENSION = "x-resume-service"
@@ -20,39 +22,21 @@ EXTENSION_META = ("title", "sectionOrder", "customSections", "sectionsVisibility
                   "languageSet")
 
 # (JSON Resume section, our section, [(their field, our field, kind)]) for the list sections read
-# field by field; kind: "text", "date" (to YYYY-MM), "list" (of strings), "place" (text or a location).
-ENTRY_MAPS: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = (
-    ("work", "workExperience", (
-        ("name", "company", "text"), ("position", "position", "text"), ("location", "location", "place"),
-        ("url", "url", "url"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
-        ("summary", "description", "text"), ("highlights", "highlights", "list"),
-        ("description", "companyDescription", "text"))),
-    ("volunteer", "volunteer", (
-        ("organization", "organization", "text"), ("position", "position", "text"), ("url", "url", "url"),
-        ("startDate", "startDate", "date"), ("endDate", "endDate", "date"), ("summary", "summary", "text"),
-        ("highlights", "highlights", "list"))),
-    ("education", "education", (
-        ("institution", "school", "text"), ("area", "area", "text"), ("studyType", "studyType", "text"),
-        ("score", "score", "text"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
-        ("courses", "courses", "list"), ("url", "url", "url"))),
-    ("awards", "awards", (
-        ("title", "title", "text"), ("date", "date", "date"), ("awarder", "awarder", "text"),
-        ("summary", "summary", "text"))),
-    ("certificates", "certificates", (
-        ("name", "name", "text"), ("date", "date", "date"), ("url", "url", "url"), ("issuer", "issuer", "text"))),
-    ("publications", "publications", (
-        ("name", "name", "text"), ("publisher", "publisher", "text"), ("releaseDate", "releaseDate", "date"),
-        ("url", "url", "url"), ("summary", "summary", "text"))),
-    ("skills", "skillGroups", (
-        ("name", "name", "text"), ("level", "level", "text"), ("keywords", "keywords", "list"))),
-    ("languages", "languages", (("language", "language", "text"), ("fluency", "fluency", "text"))),
-    ("interests", "interests", (("name", "name", "text"), ("keywords", "keywords", "list"))),
-    ("references", "references", (("name", "name", "text"), ("reference", "reference", "text"))),
-    ("projects", "projects", (
-        ("name", "name", "text"), ("description", "description", "text"), ("highlights", "highlights", "list"),
-        ("keywords", "technologies", "list"), ("startDate", "startDate", "date"), ("endDate", "endDate", "date"),
-        ("url", "url", "url"), ("roles", "roles", "list"), ("entity", "entity", "text"), ("type", "type", "text"))),
-)
+# field by field, from the registry (``content/sections.ENTRIES``); kind: "text", "date" (to YYYY-MM),
+# "list" (of strings), "place" (text or a location), "url".
+def _kind(field: Field) -> str:
+    if field.place:
+        return "place"
+    return "list" if field.is_list else {"month": "date", "url": "url"}.get(field.kind, "text")
+
+
+def _mapping(entries: Entries) -> tuple[tuple[str, str, str], ...]:
+    return tuple((field.their_name, field.name, _kind(field)) for field in entries.fields
+                 if field.their_name is not None)
+
+
+ENTRY_MAPS: tuple[tuple[str, str, tuple[tuple[str, str, str], ...]], ...] = tuple(
+    (entries.theirs, entries.key, _mapping(entries)) for entries in ENTRIES.values() if entries.theirs)
 # Names of JSON Resume's first schemas (0.0.x) that later ones renamed: read as the new ones when a
 # document has only the old (not reported as dropped).
 ALIASES = {
@@ -64,12 +48,15 @@ ALIASES = {
     "projects": {"website": "url"},
 }
 MAPS = {theirs: mapping for theirs, _, mapping in ENTRY_MAPS}
+PROFILE_MAP = _mapping(ENTRIES["profiles"])
+CUSTOM_ITEM_MAP = _mapping(ENTRIES["customItems"])   # in our extension: our names
 BASICS = (("name", "name", "text"), ("label", "label", "text"), ("email", "email", "text"),
           ("phone", "phone", "text"), ("url", "url", "url"), ("image", "image", "url"), ("summary", "summary", "text"))
-PROFILE = ("network", "username", "url")
 LOCATION = ("address", "postalCode", "city", "region", "countryCode")
 # Per-entry extension fields: section -> our fields an entry's x-resume-service may hold.
-ENTRY_EXTENSIONS = {"education": ("degree",), "projects": ("id",)}
+ENTRY_EXTENSIONS = {entries.theirs: extension for entries in ENTRIES.values() if entries.theirs
+                    and (extension := ("id",) * entries.ids + tuple(field.name for field in entries.fields
+                                                                    if field.their_name is None))}
 
 
 _MONTHS = {name: number for number, names in enumerate((

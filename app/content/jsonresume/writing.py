@@ -5,7 +5,9 @@ import json
 from datetime import datetime, timezone
 
 from app.content import language, normalise
-from app.content.jsonresume.terms import EXTENSION, SCHEMA_URL, SCHEMA_VERSION, empty, fold_location
+from app.content.jsonresume.terms import (
+    ENTRY_EXTENSIONS, ENTRY_MAPS, EXTENSION, SCHEMA_URL, SCHEMA_VERSION, SECTION_KEYS, empty, fold_location,
+)
 
 
 def _compact(entry: dict) -> dict:
@@ -21,8 +23,11 @@ def _location(personal: dict) -> dict:
     return _compact({"address": personal["address"]})
 
 
-def _period(entry: dict) -> dict:
-    return {"startDate": entry["startDate"], "endDate": entry["endDate"]}
+def _entry(item: dict, section: str, mapping: tuple[tuple[str, str, str], ...]) -> dict:
+    """An entry of ours as JSON Resume's (``terms.ENTRY_MAPS``), what it has no name for in our extension."""
+    entry = {theirs: item[ours] for theirs, ours, _ in mapping}
+    entry[EXTENSION] = _compact({field: item[field] for field in ENTRY_EXTENSIONS.get(section, ())})
+    return _compact(entry)
 
 
 def from_content(content: dict | None, title: str, *, visible: dict | None = None,
@@ -41,32 +46,12 @@ def from_content(content: dict | None, title: str, *, visible: dict | None = Non
         "image": personal["image"], "location": _location(personal),
         "profiles": [_compact(p) for p in personal["profiles"]],
     })
-    sections: dict[str, list] = {
-        "work": [_compact({"name": w["company"], "position": w["position"], "location": w["location"],
-                           "url": w["url"], **_period(w), "summary": w["description"],
-                           "highlights": w["highlights"], "description": w["companyDescription"]})
-                 for w in c["workExperience"]],
-        "volunteer": [_compact({k: v[k] for k in ("organization", "position", "url", "startDate", "endDate",
-                                                  "summary", "highlights")}) for v in c["volunteer"]],
-        "education": [_compact({"institution": e["school"], "area": e["area"], "studyType": e["studyType"],
-                                **_period(e), "score": e["score"], "courses": e["courses"], "url": e["url"],
-                                EXTENSION: _compact({"degree": e["degree"]})}) for e in c["education"]],
-        "awards": [_compact(dict(a)) for a in c["awards"]],
-        "certificates": [_compact(dict(a)) for a in c["certificates"]],
-        "publications": [_compact(dict(p)) for p in c["publications"]],
-        "skills": [_compact(dict(g)) for g in c["skillGroups"]]
-        + ([{"keywords": c["skills"], EXTENSION: {"skills": True}}] if c["skills"] else []),
-        "languages": [_compact(dict(x)) for x in c["languages"]],
-        "interests": [_compact(dict(x)) for x in c["interests"]],
-        "references": [_compact(dict(x)) for x in c["references"]],
-        "projects": [_compact({"name": p["name"], "description": p["description"], "highlights": p["highlights"],
-                               "keywords": p["technologies"], **_period(p), "url": p["url"],
-                               "roles": p["roles"], "entity": p["entity"], "type": p["type"],
-                               EXTENSION: _compact({"id": p["id"]})}) for p in c["projects"]],
-    }
+    sections = {theirs: [_entry(item, theirs, mapping) for item in c[ours]] for theirs, ours, mapping in ENTRY_MAPS}
+    if c["skills"]:
+        sections["skills"].append({"keywords": c["skills"], EXTENSION: {"skills": True}})
     if basics:
         document["basics"] = basics
-    document.update({key: items for key, items in sections.items() if items})
+    document.update({key: sections[key] for key in SECTION_KEYS if sections.get(key)})
     extension: dict = {"title": normalise.text_value(title).strip(), "sectionOrder": c["sectionOrder"]}
     if c["customSections"]:
         extension["customSections"] = [

@@ -2,7 +2,7 @@
 // add, remove and reorder, by keyboard (the Move up / Move down buttons keep focus on the moved
 // entry) and by pointer (the drag handle, HTML5 drag and drop). A list is named by its path in
 // contentJson (data-list="languages", "customSections.0.items") and draws its entries from the
-// page's <template id="tpl-<data-template>"> (generated from app/pages/editor_forms.py), so every
+// page's <template id="tpl-<data-template>"> (drawn from the section registry, app/content/sections.py), so every
 // kind of entry works alike. Inputs are named by their path in the resume
 // (data-field="contentJson.education.1.school"), so an API error lands on them; a list is drawn
 // again after each change so the paths follow the order. New entries start empty ({}): a field

@@ -14,15 +14,6 @@ const $ = (id) => document.getElementById(id);
 const blank = (value) => same(value, null);
 const list = (value) => (Array.isArray(value) ? value : []);
 
-// The fields that name an entry of each form, joined by " · " (its words when it is added or removed).
-const NAMES = {
-  workExperience: ["position", "company"], education: ["degree", "area", "school"], projects: ["name"],
-  skillGroups: ["name", "level"], languages: ["language", "fluency"], certificates: ["name", "issuer"],
-  awards: ["title", "awarder"], volunteer: ["position", "organization"], publications: ["name", "publisher"],
-  interests: ["name"], references: ["name"], customSections: ["title"], customItems: ["title", "subtitle"],
-  profiles: ["network", "username"],
-};
-
 // Naming ------------------------------------------------------------------------------------------
 export const join = (...parts) => parts.flat(Infinity).filter((part, index, all) => part && part !== all[index - 1])
   .join(" · ");
@@ -61,8 +52,17 @@ export function sectionOrder(content, defaults) {
 }
 
 // Values as the person reads them: {text, empty, lines, items (a list's, one a line)} --------------
+// What names an entry of a form: the fields its template's data-heading lists (the section registry's
+// `heading`: "position company"; "degree|studyType|area": the first of them that is filled), else its
+// first two texts.
 export function entryWords(form, entry) {
-  const words = (NAMES[form] || []).map((name) => entry?.[name]).filter((v) => typeof v === "string" && v.trim());
+  const value = (name) => {
+    const found = entry?.[name];
+    const parts = Array.isArray(found) ? found : [found];
+    return parts.filter((part) => typeof part === "string" && part.trim()).join(", ");
+  };
+  const specs = ($(`tpl-${form}`)?.dataset.heading || "").split(" ").filter(Boolean);
+  const words = specs.map((spec) => spec.split("|").map(value).find(Boolean)).filter(Boolean);
   if (!words.length) {
     words.push(...Object.entries(entry || {}).filter(([key, v]) => key !== "id" && typeof v === "string" && v.trim())
       .slice(0, 2).map(([, v]) => v));
