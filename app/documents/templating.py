@@ -1,8 +1,7 @@
 """Render a resume through its template: the one source of the share page and exports.
 
-Template text is data (rows of the templates table, seeded from
-``migrations/seed/templates_v1/``, updated from ``templates_v2/``, then
-``templates_v3/``, which also adds templates, ``templates_v4/``, ``templates_v5/`` and ``templates_v6/``), so it
+Template text is data (rows of the templates table, seeded and updated by the migrations from
+``migrations/seed/templates_v*/``; ``SEED_DIR`` is the newest), so it
 runs in an immutable sandboxed Jinja environment with autoescaping, no app
 globals and undefined names rendering empty. Each distinct template text is
 compiled once per process. A template is an HTML fragment (the document body); ``render_document``

@@ -1,7 +1,7 @@
 """The importers' one door: a file's bytes in; the resume's content and what was not kept out.
 
 ``sniff(data)`` tells a PDF, a DOCX and a JSON document apart by their bytes (never by a name or a
-declared type). ``read(kind, data)`` reads a PDF or DOCX: the ZIP directory of a DOCX is checked
+declared type). ``read_all(kind, data)`` reads a PDF or DOCX: the ZIP directory of a DOCX is checked
 first (more than ``MAX_ZIP_ENTRIES`` members is refused as too many parts, more than
 ``MAX_UNPACKED_BYTES`` unpacked as a ZIP bomb; Python's zipfile never inflates a member past the
 size its directory declares), then ``sandbox`` reads the lines and turns them into content
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from app.content import cleaning
 from app.importing import sandbox
 from app.importing import Unreadable
-from app.importing.sandbox import Busy  # noqa: F401  (raised by read)
+from app.importing.sandbox import Busy  # noqa: F401  (raised by read_all)
 
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024    # a DOCX's members, unpacked
 MAX_ZIP_ENTRIES = 1000
@@ -34,7 +34,7 @@ def sniff(data: bytes) -> str | None:
         return "pdf"
     if data[:4] == b"PK\x03\x04":
         if (_declared_members(data) or 0) > MAX_ZIP_ENTRIES:
-            return "docx"  # to be refused by read for its parts, without parsing a huge directory twice
+            return "docx"  # to be refused by read_all for its parts, without parsing a huge directory twice
         try:
             with zipfile.ZipFile(io.BytesIO(data)) as archive:
                 names = set(archive.namelist())
@@ -60,13 +60,6 @@ class Reading:
     unsure: list[dict] = field(default_factory=list)
     pages: list[bytes] = field(default_factory=list)   # a PDF's pages as PNG pictures
     text: str = ""
-
-
-def read(kind: str, data: bytes) -> tuple[dict, list[str]]:
-    """What a PDF (``kind`` "pdf") or DOCX says, as content the content schema accepts, and the
-    content paths of what was read but not kept. Raises Unreadable and Busy."""
-    found = read_all(kind, data)
-    return found.content, found.dropped
 
 
 def read_all(kind: str, data: bytes) -> Reading:

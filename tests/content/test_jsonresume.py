@@ -1,4 +1,4 @@
-"""JSON Resume 1.2.1 to and from our content model (app/resumes/jsonresume.py), and the "json" export."""
+"""JSON Resume 1.2.1 to and from our content model (app/content/jsonresume/), and the "json" export."""
 from __future__ import annotations
 
 import copy

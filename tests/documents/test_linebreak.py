@@ -1,4 +1,4 @@
-"""CJK and mixed lines break as print breaks them (app/resumes/documents/linebreak.py, scripts.py).
+"""CJK and mixed lines break as print breaks them (app/documents/linebreak.py, scripts.py).
 
 Each test renders a real PDF with paragraphs in a narrow box, so many lines break, and reads the
 lines back from the text layer (pdfium): nothing is lost, no line starts with closing punctuation

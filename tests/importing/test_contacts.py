@@ -38,14 +38,14 @@ def test_a_year_without_its_month_is_its_january_and_said_so(text, start, end, y
 
 
 def test_contact_details_in_a_footer_icon_names_and_mailto_links():
-    content, _ = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Title", "Jake Ryan"),
         ("Heading 1", "Experience"), ("Heading 2", "Software Engineer, Initech"),
         ("Normal", "2019 – 2021"), ("Normal", "Kept the reports flowing."),
         ("Heading 1", "Education"), ("Heading 2", "BSc Computer Science, Southwestern University"),
         ("Normal", "2014-2018"),
         ("Normal", "MOBILE-ALT 123-456-7890 • Envelope mailto:jake@su.edu • GLOBE-AMERICAS github.com/jake"),
-    ))
+    )).content
     personal = content["personalInfo"]
     assert (personal["email"], personal["phone"]) == ("jake@su.edu", "123-456-7890")
     assert personal["profiles"][0]["url"] == "https://github.com/jake"
@@ -56,9 +56,9 @@ def test_contact_details_in_a_footer_icon_names_and_mailto_links():
 
 
 def test_a_country_code_wrapped_away_from_its_number():
-    content, _ = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Title", "张伟"), ("Normal", "Ȳ (+86)"), ("Normal", "138-0013-8000"), ("Normal", "zhang.wei@email.com"),
-        ("Heading 1", "工作经历"), ("Heading 2", "联合创始人, 星河科技"), ("Normal", "2019.03 – 至今")))
+        ("Heading 1", "工作经历"), ("Heading 2", "联合创始人, 星河科技"), ("Normal", "2019.03 – 至今"))).content
     assert content["personalInfo"]["phone"] == "(+86) 138-0013-8000"
     assert "label" not in content["personalInfo"]
 
@@ -80,7 +80,7 @@ def test_the_header_of_a_frame_drawn_after_the_body_is_the_header():
     page.drawString(40, 770, "richard.hendriks@mail.com / (912) 555-4321 / San Francisco, California")
     page.showPage()
     page.save()
-    content, _ = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     personal = content["personalInfo"]
     assert (personal["name"], personal["email"], personal["phone"]) == \
         ("Richard Hendriks", "richard.hendriks@mail.com", "(912) 555-4321")
@@ -88,17 +88,17 @@ def test_the_header_of_a_frame_drawn_after_the_body_is_the_header():
 
 
 def test_dates_printed_before_each_entry_and_under_it():
-    before, _ = reading.read("docx", docx_of(
+    before = reading.read_all("docx", docx_of(
         ("Title", "Johnny Coder"), ("Heading 2", "Education"),
         ("Normal", "2010-2014 (expected)"), ("Normal", "PhD, Computer Science; Awesome University"),
-        ("Normal", "2007-2010"), ("Normal", "BSc, Computer Science; University of HomeTown")))
+        ("Normal", "2007-2010"), ("Normal", "BSc, Computer Science; University of HomeTown"))).content
     assert [(s.get("startDate"), s.get("endDate")) for s in before["education"]] == \
         [("2010-01", "2014-01"), ("2007-01", "2010-01")]
     assert not any(s.get("school") == "(expected)" for s in before["education"])
-    under, _ = reading.read("docx", docx_of(
+    under = reading.read_all("docx", docx_of(
         ("Title", "Clarence Taylor"), ("Heading 1", "Experience"),
         ("Normal", "Senior Web Developer — Intelitec Solutions"), ("Normal", "Mar 2013 – Present"),
-        ("Normal", "Web Developer — Intelitec Solutions"), ("Normal", "Dec 2011 – Mar 2013")))
+        ("Normal", "Web Developer — Intelitec Solutions"), ("Normal", "Dec 2011 – Mar 2013"))).content
     assert [(j.get("startDate"), j.get("endDate", "")) for j in under["workExperience"]] == \
         [("2013-03", ""), ("2011-12", "2013-03")]
 

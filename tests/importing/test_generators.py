@@ -34,7 +34,7 @@ def test_headings_drawn_after_the_text_below_them_still_head_their_sections():
     page.showPage()
     page.save()
 
-    content, _dropped = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     assert content["personalInfo"]["summary"] == "Builds compression software."
     job = content["workExperience"][0]
     assert (job["position"], job["company"]) == ("CEO", "Pied Piper")
@@ -74,7 +74,7 @@ def test_a_heading_in_the_margin_level_with_its_first_entry_and_entry_titles_nam
     page.showPage()
     page.save()
 
-    content, _dropped = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     jobs = [(job.get("position"), job.get("company")) for job in content["workExperience"]]
     assert jobs == [("Senior Developer", "Pied Piper"), ("Software Engineer", "Hooli")]
     assert content["education"][0]["school"] == "Stanford University"
@@ -107,7 +107,7 @@ def test_headings_no_larger_than_the_text_count_when_several_name_sections():
     page.showPage()
     page.save()
 
-    content, _dropped = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     assert content["personalInfo"]["summary"] == "十年后端开发经验，熟悉分布式系统。"
     assert content["workExperience"][0].get("company") == "云帆科技"
     assert content["skills"] == ["Python", "Go", "PostgreSQL"]
@@ -128,7 +128,7 @@ def test_an_icon_fonts_glyph_before_a_contact_detail_is_not_part_of_it():
     page.showPage()
     page.save()
 
-    personal = reading.read("pdf", out.getvalue())[0]["personalInfo"]
+    personal = reading.read_all("pdf", out.getvalue()).content["personalInfo"]
     assert personal["email"] == "john.doe@example.com" and personal["phone"] == "+1 415 555 0100"
 
 
@@ -148,7 +148,7 @@ def test_a_job_sites_docx_with_plain_bold_headings_in_capitals_and_bold_job_titl
     out = io.BytesIO()
     document.save(out)
 
-    content, _dropped = reading.read("docx", out.getvalue())
+    content = reading.read_all("docx", out.getvalue()).content
     jobs = [(job.get("position"), job.get("startDate")) for job in content["workExperience"]]
     assert jobs == [("Senior Developer", "2019-01"), ("Software Engineer", "2016-06")]
     assert content["education"][0]["school"] == "Stanford University"
@@ -184,7 +184,7 @@ def test_indented_headings_chips_and_a_comma_after_the_month():
     page.showPage()
     page.save()
 
-    content, _dropped = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     assert content["personalInfo"]["summary"].startswith("I am experienced")
     job = content["workExperience"][0]
     assert (job["position"], job["company"], job["startDate"], job.get("endDate", "")) == \
@@ -203,7 +203,7 @@ def test_entry_titles_in_the_look_of_a_sidebars_headings():
         document.add_paragraph().add_run(text).bold = bold
     out = io.BytesIO()
     document.save(out)
-    content, _dropped = reading.read("docx", out.getvalue())
+    content = reading.read_all("docx", out.getvalue()).content
     assert [s["school"] for s in content["education"]] == ["科罗拉多大学博尔德分校"]
     assert content["workExperience"][0]["startDate"] == "2013-03"
     assert "customSections" not in content
@@ -230,7 +230,7 @@ def test_a_date_a_narrow_margin_wrapped_over_three_lines():
     page.showPage()
     page.save()
 
-    content, _dropped = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     [school] = content["education"]
     assert (school["school"], school["degree"], school["startDate"], school["endDate"]) == \
         ("Princeton University", "PhD in Computer Science", "2018-09", "2023-05")
@@ -265,7 +265,7 @@ def test_chinese_titles_with_and_without_a_latin_name_start_one_entry_each():
     page.showPage()
     page.save()
 
-    content, _dropped = reading.read("pdf", out.getvalue())
+    content = reading.read_all("pdf", out.getvalue()).content
     jobs = content["workExperience"]
     assert [(j["position"], j["company"], j["startDate"]) for j in jobs] == [
         ("联合创始人", "Nexus AI", "2023-06"), ("研究实习生", "英伟达研究院", "2022-05"), ("研究实习生", "谷歌 DeepMind", "2021-05")]

@@ -39,13 +39,13 @@ def test_spanish_roles_and_employers_are_told_apart():
 
 
 def test_a_spanish_docx_lands_in_its_fields():
-    content, _dropped = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Title", "Lucía Fernández"), ("Normal", "lucia@example.es | +34 612 345 678"),
         ("Heading 1", "Experiencia profesional"), ("Heading 2", "Ingeniera de software, Banco Sabadell"),
         ("Normal", "mar. 2019 – Actualidad"), ("Normal", "Migró los pagos a PostgreSQL."),
         ("Heading 1", "Formación académica"), ("Heading 2", "Universidad de Granada"),
         ("Normal", "Grado en Ingeniería Informática"), ("Normal", "sept. 2012 – jun. 2016"),
-        ("Heading 1", "Conocimientos técnicos"), ("Normal", "Python, Go, PostgreSQL")))
+        ("Heading 1", "Conocimientos técnicos"), ("Normal", "Python, Go, PostgreSQL"))).content
     job, school = content["workExperience"][0], content["education"][0]
     assert (job["position"], job["company"], job["startDate"], job.get("endDate", "")) == \
         ("Ingeniera de software", "Banco Sabadell", "2019-03", "")  # Actualidad: still there

@@ -16,10 +16,10 @@ pytestmark = pytest.mark.documents  # no database: CI runs these in its first pa
 
 
 def test_title_and_employer_joined_by_a_dash():
-    content, _ = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Title", "Clarence Taylor"), ("Heading 1", "Experience"),
         ("Heading 2", "Senior Web Developer — Intelitec Solutions"), ("Normal", "Mar 2013 – Present"),
-        ("Heading 2", "研究实习生—英伟达研究院"), ("Normal", "2022.05 – 2022.08")))
+        ("Heading 2", "研究实习生—英伟达研究院"), ("Normal", "2022.05 – 2022.08"))).content
     assert [(j["position"], j["company"]) for j in content["workExperience"]] == \
         [("Senior Web Developer", "Intelitec Solutions"), ("研究实习生", "英伟达研究院")]
 
@@ -27,13 +27,13 @@ def test_title_and_employer_joined_by_a_dash():
 def test_jobs_a_text_box_pushed_under_skills_go_back_to_experience():
     """Word text boxes come in the order they were anchored: "Experience", the sidebar's name and
     contact details and its "Skills", then the jobs."""
-    content, _ = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Heading 1", "EXPERIENCE"), ("Normal", "Clarence Taylor"), ("Normal", "Web Developer"),
         ("Normal", "3542 Berry Street · (317) 585-8468 · name@email.com"),
         ("Heading 1", "Skills"), ("Normal", "HTML5"), ("Normal", "CSS3"),
         ("Normal", "Senior Web Developer — Intelitec Solutions"), ("Normal", "Mar 2013 – Present"),
         ("List Bullet", "Bring to the table win-win survival strategies."),
-        ("Normal", "Web Developer — Intelitec Solutions"), ("Normal", "Dec 2011 – Mar 2013")))
+        ("Normal", "Web Developer — Intelitec Solutions"), ("Normal", "Dec 2011 – Mar 2013"))).content
     personal = content["personalInfo"]
     assert (personal["name"], personal["label"], personal["email"], personal["phone"]) == \
         ("Clarence Taylor", "Web Developer", "name@email.com", "(317) 585-8468")
@@ -43,9 +43,9 @@ def test_jobs_a_text_box_pushed_under_skills_go_back_to_experience():
 
 
 def test_a_schools_dates_inside_its_degree_line():
-    content, _ = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Title", "Clarence Taylor"), ("Heading 1", "Education"), ("Heading 2", "University of Colorado Boulder"),
-        ("Normal", "Bachelor of Science, Computer Science - Web Development Track, Aug 2006 – May 2010")))
+        ("Normal", "Bachelor of Science, Computer Science - Web Development Track, Aug 2006 – May 2010"))).content
     [school] = content["education"]
     assert (school["startDate"], school["endDate"]) == ("2006-08", "2010-05")
     assert "Aug" not in str(school)
@@ -66,16 +66,16 @@ def test_skills_listed_under_a_section_of_another_name():
         document.add_paragraph(style=style).add_run(text).italic = term
     out = io.BytesIO()
     document.save(out)
-    content, _ = reading.read("docx", out.getvalue())
+    content = reading.read_all("docx", out.getvalue()).content
     assert content["skillGroups"] == [{"name": "Programming Languages", "keywords": [
         "first-lang", "second-lang", "C", "x86 assembly", "forth", "Common Lisp"]}]
     assert [item["title"] for item in content["customSections"][0]["items"]] == ["My Cool Side Project"]
 
 
 def test_a_header_joined_by_unspaced_middle_dots_and_a_country_code():
-    content, _ = reading.read("docx", docx_of(
+    content = reading.read_all("docx", docx_of(
         ("Title", "张伟"), ("Normal", "上海·(+86) 138-0013-8000·zhang.wei@email.com·rendercv.com"),
-        ("Heading 1", "工作经历"), ("Heading 2", "联合创始人兼首席技术官—Nexus AI"), ("Normal", "2023.06 – 至今")))
+        ("Heading 1", "工作经历"), ("Heading 2", "联合创始人兼首席技术官—Nexus AI"), ("Normal", "2023.06 – 至今"))).content
     personal = content["personalInfo"]
     assert (personal["address"], personal["phone"], personal["email"], personal["url"]) == \
         ("上海", "(+86) 138-0013-8000", "zhang.wei@email.com", "https://rendercv.com")

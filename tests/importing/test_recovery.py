@@ -40,7 +40,7 @@ MAX_LISTED = 15
 
 
 def imported(kind: str, data: bytes) -> dict:
-    content, _ = reading.read(kind, data)
+    content = reading.read_all(kind, data).content
     return content
 
 
