@@ -34,7 +34,7 @@ from app.pages import files as _file_pages, payments as _payment_pages, share as
 from app.pages.views import bp as pages_bp  # (the modules above add their routes to it)
 from app.queue import request_connection_options
 from app.resumes import imports
-from app.resumes.picture_views import bp as resume_pictures_bp
+from app.pictures.views import bp as pictures_bp
 from app.resumes.views import bp as resumes_bp
 from app.webhooks.views import bp as webhooks_bp
 from app.worker import WorkerProcess
@@ -81,7 +81,7 @@ def create_app(config: str | dict | None = None) -> Flask:
     imports.init_app(app, assist=import_reading.assist)  # the AI-assisted reading (``ai`` sits above ``resumes``)
 
     routing.init_app(app)  # before the blueprints: ``<int:...>`` within what the database holds
-    for blueprint in (auth_bp, reauth_bp, resumes_bp, resume_pictures_bp, ai_bp, account_bp, account_tokens_bp,
+    for blueprint in (auth_bp, reauth_bp, resumes_bp, pictures_bp, ai_bp, account_bp, account_tokens_bp,
                       billing_bp, webhooks_bp, pages_bp):
         app.register_blueprint(blueprint)
 

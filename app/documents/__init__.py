@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.content import jsonresume
 from app.documents.options import (  # noqa: F401  (the package's interface)
     ACCENTS, COLOR_SCHEMES, DOCUMENT_FORMATS, EXTENSIONS, FORMATS, INLINE_FORMATS, MARGINS, MEDIA_TYPES, PAGE_SIZES,
-    PHOTO_MEDIA_TYPES, DocumentError, Options, Photo, Source, html_document,
+    PHOTO_MEDIA_TYPES, DocumentError, Options, Photo, Source,
 )
 
 
@@ -50,6 +49,13 @@ def undrawn(characters: str) -> list[dict]:
     "name"}``, in reading order."""
     return [{"character": char, "codePoint": f"U+{ord(char):04X}", "name": unicodedata.name(char, "")}
             for char in characters]
+
+
+def html_document(source: Source, options: Options, photo: Photo | None) -> str:
+    """The resume as the self-contained HTML document every other drawing of it starts from
+    (``templating.html_document``)."""
+    from app.documents import templating  # on use: Jinja is no part of a process that only draws pictures
+    return templating.html_document(source, options, photo)
 
 
 def pdf_of_html(html: str) -> bytes:
@@ -84,6 +90,7 @@ def _render(fmt: str, source: Source, options: Options, photo: Photo | None) -> 
         from app.documents import webfonts  # the fonts its text needs, inside the file
         return webfonts.inline_css(html_document(source, options, photo)).encode("utf-8")
     if fmt == "json":
+        from app.content import jsonresume
         return jsonresume.document_bytes(source.content, source.title, visible=source.visible)
     if fmt == "txt":
         from app.documents import text

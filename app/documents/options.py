@@ -6,8 +6,6 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 
-from app.documents import templating
-
 DOCUMENT_FORMATS = ("pdf", "docx", "html", "txt")   # drawings of the resume: they honour sectionsVisibility
 FORMATS = (*DOCUMENT_FORMATS, "json")
 INLINE_FORMATS = ("json",)   # made in the request, without the exports queue
@@ -19,8 +17,12 @@ MEDIA_TYPES = {
     "json": "application/json",
 }
 EXTENSIONS = {fmt: f".{fmt}" for fmt in FORMATS}
-PAGE_SIZES = tuple(templating.PAGE_SIZES)
-MARGINS = tuple(templating.MARGINS_MM)
+# CSS page-size keywords, and the sizes in millimetres (width, height) for formats drawn without CSS.
+PAGE_KEYWORDS = {"A4": "A4", "Letter": "letter"}
+PAGE_SIZES_MM = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
+MARGINS_MM = {"narrow": 10, "normal": 16, "wide": 25}
+PAGE_SIZES = tuple(PAGE_KEYWORDS)
+MARGINS = tuple(MARGINS_MM)
 COLOR_SCHEMES = ("default", "blue", "green", "gray")
 # The accent of each colour scheme; "default" is the template's own.
 ACCENTS = {"blue": "#1d4ed8", "green": "#15803d", "gray": "#4b5563"}
@@ -61,15 +63,3 @@ class DocumentError(Exception):
         super().__init__(message)
         self.reason = reason
 
-
-def html_document(source: Source, options: Options, photo: Photo | None) -> str:
-    """The resume as the self-contained HTML document every other drawing of it starts from."""
-    try:
-        return templating.render_document(
-            html_template=source.html_template, css=source.css, title=source.title,
-            content=source.content, visible=source.visible, accent=ACCENTS.get(options.color_scheme),
-            photo=photo.data_uri() if photo else None,
-            page_size=options.page_size, margin=options.margin,
-        )
-    except templating.TemplateRenderError as exc:
-        raise DocumentError(str(exc), reason="template") from exc

@@ -14,7 +14,7 @@ at most ``wait`` seconds for one (``Busy``).
   CPU. An unprivileged process cannot raise its priority again, so a demoted child is not kept. Renders
   of one ``owner`` (one user's batch on two children) are not "another render" for each other.
 - ``waiting`` counts the renders waiting for a child, so that an optional extra render (a second lane
-  of the template picker's batch, ``app/resumes/template_previews.py``) can give way to them.
+  of the template picker's batch, ``app/pictures/template_previews.py``) can give way to them.
 - ``TooSlow.cpu`` tells a heavy document (it used its time) from a busy machine (it did not).
 - The fork server limits itself and its children to ``MEMORY_BYTES`` of address space. Its
   environment is ``config.render_environment``: no secret, and the font directory it was started for

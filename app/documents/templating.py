@@ -59,13 +59,13 @@ from markupsafe import escape
 from app.content import language
 from app.content.normalise import normalise_content, normalise_visibility, shown_sections, text_value
 from app.documents import words
+from app.documents.options import (  # noqa: F401  (PAGE_SIZES_MM: the renderers read it here)
+    ACCENTS, MARGINS_MM, PAGE_KEYWORDS, PAGE_SIZES_MM, DocumentError, Options, Photo, Source,
+)
 
 SEED_DIR = Path(__file__).resolve().parents[2] / "migrations" / "seed" / "templates_v6"
 
-# CSS page-size keywords, and the sizes in millimetres (width, height) for formats drawn without CSS.
-PAGE_SIZES = {"A4": "A4", "Letter": "letter"}
-PAGE_SIZES_MM = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
-MARGINS_MM = {"narrow": 10, "normal": 16, "wide": 25}
+PAGE_SIZES = PAGE_KEYWORDS   # the CSS keyword of each page size
 DEFAULT_PAGE_SIZE = "A4"
 DEFAULT_MARGIN = "normal"
 
@@ -276,3 +276,16 @@ def load_seed_templates(seed_dir: Path = SEED_DIR) -> list[dict]:
         }
         for item in manifest
     ]
+
+
+def html_document(source: Source, options: Options, photo: Photo | None) -> str:
+    """The resume as the self-contained HTML document every other drawing of it starts from."""
+    try:
+        return render_document(
+            html_template=source.html_template, css=source.css, title=source.title,
+            content=source.content, visible=source.visible, accent=ACCENTS.get(options.color_scheme),
+            photo=photo.data_uri() if photo else None,
+            page_size=options.page_size, margin=options.margin,
+        )
+    except TemplateRenderError as exc:
+        raise DocumentError(str(exc), reason="template") from exc

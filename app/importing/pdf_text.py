@@ -3,10 +3,10 @@ pictures for the editor (``page_pictures``); run in the import's child process."
 from __future__ import annotations
 
 import ctypes
-import io
 import re
 import unicodedata
 
+from app.documents import rasteriser
 from app.importing import Unreadable
 from app.importing.right_to_left import (CELL_GAP, in_logical_order, right_to_left, right_to_left_script,
                                          words_rejoined)
@@ -24,24 +24,8 @@ PICTURE_WIDTH = 640   # pixels: a page of the file as the editor shows it beside
 
 def page_pictures(data: bytes, max_pages: int) -> list[bytes]:
     """Each page of a PDF (at most ``max_pages``, already read by ``pdf_lines``) as a PNG
-    ``PICTURE_WIDTH`` pixels wide, in 256 colours: 30-60 KB for a page of text."""
-    import pypdfium2
-    from PIL import Image
-
-    document = pypdfium2.PdfDocument(data)
-    pictures = []
-    try:
-        for number in range(min(len(document), max_pages)):
-            page = document[number]
-            image = page.render(scale=PICTURE_WIDTH / page.get_width()).to_pil().convert("RGB")
-            page.close()
-            image = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-            out = io.BytesIO()
-            image.save(out, "PNG", optimize=True)
-            pictures.append(out.getvalue())
-    finally:
-        document.close()
-    return pictures
+    ``PICTURE_WIDTH`` pixels wide (``documents.rasteriser``): 30-60 KB for a page of text."""
+    return rasteriser.pages_as_png(data, PICTURE_WIDTH, count=max_pages, exact=True)
 
 
 def pdf_lines(data: bytes, max_pages: int, max_chars: int, max_lines: int) -> list[dict]:

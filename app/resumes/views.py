@@ -15,7 +15,7 @@ from app.common.negotiation import accepts_upload, is_form_post
 from app.common.openapi import api_doc
 from app.common.ratelimit import counting_failures, share_password_limit
 from app.errors import ApiError, InvalidField
-from app.resumes import exports, history, imports, previews, schemas, service, share_status, shares, thumbnails, trash
+from app.resumes import exports, history, imports, schemas, service, share_status, shares, trash
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
@@ -46,19 +46,6 @@ def page_meta(total: int, query: dict) -> dict:
          responses={200: ("Templates", schemas.TemplateListItemSchema(many=True))})
 def list_templates():
     return ok(schemas.TemplateListItemSchema(many=True).dump(service.list_templates()))
-
-
-@bp.get("/templates/<template_id>/thumbnail")
-@writes_nothing
-@api_doc(f"A template's thumbnail: page 1 of its PDF with a sample resume, a PNG {thumbnails.WIDTH} px wide "
-         "(public; ETag and If-None-Match)", tags=["templates"], envelope=False,
-         responses={200: ("The thumbnail (image/png)", None), 304: ("Not modified (the ETag matched)", None)})
-def template_thumbnail(template_id: str):
-    thumbnail = thumbnails.template_thumbnail(template_id)
-    response = Response(thumbnail.png, mimetype="image/png")
-    response.set_etag(thumbnail.etag)
-    response.headers["Cache-Control"] = thumbnails.CACHE_CONTROL
-    return response.make_conditional(request)
 
 
 @bp.get("/resumes")
@@ -116,18 +103,6 @@ def import_resume():
          responses={200: ("The report", schemas.ImportReportSchema)})
 def get_import_report(resume_id: str):
     return ok(schemas.ImportReportSchema().dump(imports.import_report(current_user, resume_id)))
-
-
-@bp.get("/resumes/<resume_id>/import-report/pages/<int:number>")
-@writes_nothing
-@login_required
-@api_doc("A page of the imported PDF as a PNG picture 640 px wide (1 is the first)", tags=["resumes"], auth=True,
-         envelope=False, responses={200: ("The page (image/png)", None)})
-def get_import_page(resume_id: str, number: int):
-    png = imports.import_page(current_user, resume_id, number)
-    response = Response(png, mimetype="image/png")
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    return response
 
 
 @bp.delete("/resumes/<resume_id>/import-report")
@@ -300,33 +275,6 @@ def delete_project(resume_id: str, project_id: str):
 def export_resume(resume_id: str):
     export = exports.export_resume(current_user, resume_id, json_body(schemas.ExportInputSchema()))
     return ok(schemas.ExportResultSchema().dump(export), status=201, message="Export ready.")
-
-
-# Preview --------------------------------------------------------------------
-@bp.get("/resumes/<resume_id>/preview")
-@writes_nothing
-@login_required
-@api_doc("Preview the resume: the pages of the PDF the export produces with these options, as image addresses",
-         tags=["export"], auth=True, query=previews.PreviewQuerySchema,
-         responses={200: ("The pages", previews.PreviewSchema)})
-def preview_resume(resume_id: str):
-    options = previews.PreviewQuerySchema().load(request.args.to_dict())
-    return ok(previews.PreviewSchema().dump(previews.preview(current_user, resume_id, options)))
-
-
-@bp.get("/resumes/<resume_id>/preview/<int:page>.png")
-@writes_nothing
-@login_required
-@api_doc(f"One page of the preview, a PNG {previews.WIDTH} px wide (cached for good when v is the current version)",
-         tags=["export"], auth=True, envelope=False, query=previews.PreviewImageQuerySchema,
-         responses={200: ("The page (image/png)", None)})
-def preview_page(resume_id: str, page: int):
-    query = previews.PreviewImageQuerySchema().load(request.args.to_dict())
-    version = query.pop("v")
-    png, current = previews.page_image(current_user, resume_id, page, query, version)
-    response = Response(png, mimetype="image/png")
-    response.headers["Cache-Control"] = previews.IMAGE_CACHE_CONTROL if current else "private, no-store"
-    return response
 
 
 # Sharing --------------------------------------------------------------------

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from app.resumes import previews
+from app.pictures import previews
 from tests.browser.test_side import make_resume, open_editor
-from tests.resumes.test_preview_fairness import HEAVY
+from tests.pictures.test_preview_fairness import HEAVY
 
 SAID = {"en": "takes longer than 5 seconds to draw", "zh-cn": "绘制时间超过 5 秒"}
 

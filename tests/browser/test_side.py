@@ -18,7 +18,7 @@ from sqlalchemy import update
 from tests.browser.conftest import LANGUAGES, THEMES
 
 from app.billing.plans import plan_for
-from app.resumes import thumbnails
+from app.pictures import thumbnails
 from app.users.models import User
 
 TWO_PAGES = copy.deepcopy(thumbnails.SAMPLE)

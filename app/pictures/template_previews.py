@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import logging
 import threading
 import time
@@ -55,24 +54,23 @@ from urllib.parse import urlencode
 
 from flask import current_app
 from marshmallow import fields, validate
-from PIL import Image
 
 from app import documents
 from app.common.models import plausible_id
 from app.common.schemas import InputSchema, OutputSchema, format_timestamp
-from app.documents import fonts, renderers, templating
+from app.documents import fonts, rasteriser, renderers, templating
 from app.errors import ApiError
 from app.extensions import db
-from app.resumes import previews, service
+from app.pictures import previews
+from app.pictures.cache import LRU
+from app.resumes import service
 from app.resumes.models import Resume, Template
-from app.resumes.thumbnails import LRU, PDFIUM_LOCK
 from app.users.models import User
 
 log = logging.getLogger(__name__)
 
 WIDTH = 240          # pixels: a picker card of 120 CSS pixels, sharp on a 2x screen
 SUPERSAMPLE = 2      # drawn at this multiple of WIDTH, then scaled down
-COLOURS = 128
 LANES = 2            # renders a batch runs at once at most (the second only while no one waits)
 CACHE_SIZE = 512     # pictures (~15 KB each): eight templates of 64 versions
 DEFAULT_OPTIONS = {"pageSize": "A4", "margin": "normal", "colorScheme": "default", "includePhoto": False}
@@ -168,8 +166,8 @@ def _reuse_the_preview(user: User, resume: Resume, options: dict, key: str | Non
     shown = previews.cached_preview(previews.version_of(resume, options,
                                                         user.avatar if options["includePhoto"] else None))
     if shown is not None:
-        with PDFIUM_LOCK:
-            _cache.put(key, _rasterize(shown.pdf, _height(options)))
+        _cache.put(key, rasteriser.pages_as_png(shown.pdf, WIDTH, height=_height(options),
+                                                supersample=SUPERSAMPLE)[0])
 
 
 def _key(resume: Resume, template: Template, options: dict, user: User) -> str:
@@ -281,25 +279,5 @@ class _Batch:
             except documents.DocumentError as exc:  # this template cannot draw it: its image says so
                 log.error("template preview (template %s) failed: %s", job.template_id, exc)
                 continue
-            with PDFIUM_LOCK:
-                png = _rasterize(rendered.data, self.height)
+            png = rasteriser.pages_as_png(rendered.data, WIDTH, height=self.height, supersample=SUPERSAMPLE)[0]
             _cache.put(job.key, png)
-
-
-def _rasterize(pdf: bytes, height: int) -> bytes:
-    """Page 1 as an opaque PNG ``WIDTH`` by ``height`` pixels (``_height``: the page size's, which the
-    entries announce, whatever PDFium rounds). Call with ``PDFIUM_LOCK`` held."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        page = document[0]
-        image = page.render(scale=WIDTH * SUPERSAMPLE / page.get_width()).to_pil().convert("RGB")
-        page.close()
-    finally:
-        document.close()
-    image = image.resize((WIDTH, height), Image.Resampling.LANCZOS)
-    image = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
-    return out.getvalue()

@@ -27,7 +27,7 @@ process (its GIL) nor another user's preview:
   child answers 503 ``SERVICE_UNAVAILABLE`` with Retry-After;
 - concurrent requests for the same version wait for its one render instead of repeating it.
 
-PDFium draws the page images in this process, under the thumbnails' public ``PDFIUM_LOCK`` (it may
+PDFium draws the page images in this process (``documents.rasteriser``, under its ``PDFIUM_LOCK``: it may
 only be used from one thread at a time): one page at a time, about 20 ms each. It reads each page's text
 there too, once per version (a few ms a page): ``pages[].text``, the images' text alternative, which the
 editor offers as "The preview as text" (docs/accessibility.md).
@@ -39,7 +39,6 @@ for good; an address of a version that is no longer current is answered with the
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
 import threading
 import time
@@ -49,24 +48,22 @@ from urllib.parse import urlencode
 
 from flask import current_app
 from marshmallow import fields, validate
-from PIL import Image
 
 from app import documents
-from app.documents import fonts, renderers
+from app.documents import fonts, rasteriser, renderers
 from app.common.schemas import InputSchema, OutputSchema, Timestamp
 from app.errors import ApiError
 from app.extensions import db
+from app.pictures.cache import LRU
 from app.queue import JobFailed
 from app.resumes import exports
 from app.resumes.service import get_owned_resume
 from app.resumes.schemas import UNDRAWN, UndrawnCharacterSchema
-from app.resumes.thumbnails import LRU, PDFIUM_LOCK
 from app.users.models import User
 
 log = logging.getLogger(__name__)
 
 WIDTH = 800          # pixels: a page image, sharp at 400 CSS pixels on a 2x screen
-COLOURS = 128        # a page is paper, ink and an accent: a palette keeps a page near 60 KB
 CACHE_SIZE = 24      # versions (a PDF and its page images, ~200 KB for two pages)
 IMAGE_CACHE_CONTROL = "private, max-age=86400, immutable"  # the address names the version
 
@@ -159,8 +156,7 @@ def preview(user: User, resume_id: str, options: dict) -> Preview:
         if cached is None:
             _refuse_if_too_heavy(version, timeout)
             pdf, sizes, undrawn = _render_pdf(resume_id, version, source, options, photo, timeout)
-            with PDFIUM_LOCK:
-                texts = _page_texts(pdf)
+            texts = rasteriser.page_texts(pdf)
             cached = Preview(resume_id=resume_id, version=version, updated_at=updated_at, options=dict(options),
                              pdf=pdf, sizes=sizes, texts=texts, undrawn=undrawn)
             _cache.put(version, cached)
@@ -192,8 +188,8 @@ def page_image(user: User, resume_id: str, number: int, options: dict, version: 
         raise ApiError("NOT_FOUND", "This page does not exist.", {"page": number})
     png = current.images.get(number)
     if png is None:
-        with PDFIUM_LOCK:
-            png = current.images.get(number) or _rasterize(current.pdf, number - 1, current.sizes[number - 1])
+        width, height = current.sizes[number - 1]
+        png = rasteriser.pages_as_png(current.pdf, width, first=number - 1, height=height)[0]
         current.images[number] = png
     return png, current.version == version
 
@@ -294,41 +290,3 @@ def _busy(message: str) -> ApiError:
 
 def _query_options(options: dict) -> dict:
     return {**options, "includePhoto": "true" if options["includePhoto"] else "false"}
-
-
-def _page_texts(pdf: bytes) -> list[str]:
-    """Each page's text, as PDFium reads it (a few ms a page). Call with ``PDFIUM_LOCK`` held."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
-    texts = []
-    try:
-        for page in document:
-            textpage = page.get_textpage()
-            texts.append(textpage.get_text_bounded().replace("\r\n", "\n").strip())
-            textpage.close()
-            page.close()
-    finally:
-        document.close()
-    return texts
-
-
-def _rasterize(pdf: bytes, index: int, size: tuple[int, int]) -> bytes:
-    """One page as an opaque PNG of ``size``. Call with ``PDFIUM_LOCK`` held."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        page = document[index]
-        image = page.render(scale=size[0] / page.get_width()).to_pil().convert("RGB")
-        page.close()
-    finally:
-        document.close()
-    if image.size != size:  # PDFium's rounding of the height
-        image = image.resize(size, Image.Resampling.BILINEAR)
-    # A fast palette without dithering: 20 ms and ~60 KB a page instead of 35 ms and ~220 KB in RGB,
-    # and text edges keep their anti-aliasing.
-    image = image.quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
-    return out.getvalue()

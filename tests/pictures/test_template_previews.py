@@ -12,7 +12,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from app import documents
 from app.documents import renderers
-from app.resumes import previews, template_previews
+from app.pictures import previews, template_previews
 
 SHORT = {"personalInfo": {"name": "Grace Hopper", "email": "grace@example.com",
                           "summary": "Compiler pioneer who made computers speak English."},

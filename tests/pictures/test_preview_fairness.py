@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from app.resumes import previews
+from app.pictures import previews
 
 # 50 jobs, each described by one unbroken 4,800-character word: about 30 s to draw, 51 pages.
 HEAVY = {"personalInfo": {"name": "Hugh Heavy"},
@@ -66,7 +66,7 @@ def test_a_preview_too_heavy_to_draw_is_a_clear_answer_within_its_bound(app, cli
     assert again.status_code == 422 and again.get_json()["code"] == "PREVIEW_TOO_HEAVY"
     image = client.get(f"/api/resumes/{heavy}/preview/1.png")
     assert image.status_code == 422 and image.get_json()["code"] == "PREVIEW_TOO_HEAVY"
-    stopped = [r for r in caplog.records if r.name == "app.resumes.previews" and "stopped after" in r.getMessage()
+    stopped = [r for r in caplog.records if r.name == "app.pictures.previews" and "stopped after" in r.getMessage()
                and not r.getMessage().endswith("busy")]
     assert len(stopped) == 1
     # once shortened, it is drawn

@@ -9,7 +9,7 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from app.resumes import previews, thumbnails
+from app.pictures import previews, thumbnails
 
 TWO_PAGES = copy.deepcopy(thumbnails.SAMPLE)
 TWO_PAGES["workExperience"] = TWO_PAGES["workExperience"] * 3  # nine jobs: two A4 pages in every template

@@ -30,19 +30,18 @@ workers of a deployment agree on the ETag.
 from __future__ import annotations
 
 import hashlib
-import io
 import logging
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
-from PIL import Image
 from sqlalchemy import select
 
 from app import documents
+from app.documents import rasteriser
+from app.documents.rasteriser import PDFIUM_LOCK
 from app.common.models import plausible_id
 from app.errors import ApiError
 from app.extensions import db
+from app.pictures.cache import LRU
 from app.resumes.models import Template
 
 log = logging.getLogger(__name__)
@@ -95,33 +94,7 @@ class Thumbnail:
     etag: str  # unquoted; a hash of ``png``
 
 
-class LRU:
-    """A small thread-safe LRU map (``functools.lru_cache`` cannot wait on a render in progress)."""
-
-    def __init__(self, size: int):
-        self._size, self._items, self._lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
 _cache = LRU(CACHE_SIZE)
-PDFIUM_LOCK = threading.Lock()  # PDFium is not thread-safe: every caller in the process draws under it
 
 
 def template_thumbnail(template_id: str) -> Thumbnail:
@@ -161,26 +134,5 @@ def _render(template_id: str, html: str, css: str) -> Thumbnail:
     except documents.DocumentError as exc:
         log.error("thumbnail of template %s could not be rendered: %s", template_id, exc)
         raise ApiError("INTERNAL_ERROR", "This template's thumbnail could not be drawn.") from None
-    png = _rasterize(pdf, WIDTH)
+    png = rasteriser.pages_as_png(pdf, WIDTH, supersample=SUPERSAMPLE, exact=True)[0]
     return Thumbnail(png=png, etag=hashlib.sha256(png).hexdigest()[:32])
-
-
-def _rasterize(pdf: bytes, width: int) -> bytes:
-    """Page 1 of ``pdf`` as an opaque PNG ``width`` pixels wide (drawn larger, then scaled down).
-    Call with ``PDFIUM_LOCK`` held: PDFium is not thread-safe."""
-    import pypdfium2  # on use, like the PDF engine: only thumbnails need it in the web process
-
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        page = document[0]
-        image = page.render(scale=width * SUPERSAMPLE / page.get_width()).to_pil().convert("RGB")
-        page.close()
-    finally:
-        document.close()
-    image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
-    # A palette of 256 colours (no dithering) halves the file (~20 KB instead of ~45 KB) and changes a
-    # pixel by 0.1/255 on average: a page is mostly paper, ink and an accent with their anti-aliasing.
-    image = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    return out.getvalue()

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
 from app import documents
-from app.resumes import thumbnails
+from app.pictures import thumbnails
 from app.resumes.models import Template
 
 
