@@ -174,7 +174,7 @@ class Config:
     PREVIEW_PROCESSES = 2  # child processes drawing previews, per web process (app/documents/renderers.py)
     TEMPLATE_PREWARM = True  # the editor asks for its template picker's pictures once its first preview is shown
     # Seconds between the editor's checks that its copy is still the resume's latest version (GET with
-    # If-None-Match), while its tab is visible; it checks too whenever it gets the focus back (editor_freshness.js).
+    # If-None-Match), while its tab is visible; it checks too whenever it gets the focus back (editor/freshness.js).
     EDITOR_FRESHNESS_SECONDS = 30.0
     PHOTO_MAX_BYTES = 2 * 1024 * 1024
 

@@ -8,7 +8,7 @@ The ``.mo`` files are built from them, not committed: by the set-up step (``make
 PaaS's build command), and at start-up when one is missing or older than its ``.po``.
 
 Scripts show strings from the same catalogues: a page names the messages its scripts need, and
-``page_strings`` renders them, translated, into a JSON element the scripts read (``static/js/i18n.js``);
+``page_strings`` renders them, translated, into a JSON element the scripts read (``static/js/shared/i18n.js``);
 no inline script, so the Content-Security-Policy stays strict.
 """
 from __future__ import annotations

@@ -38,7 +38,7 @@ TITLED = ("summary", *(key for key in BODY_SECTIONS if key != "customSections"))
 # described once: its fields with their kind, size and label, its JSON Resume names, the fields its
 # heading shows. The content schema (``content/schema.py``), normalisation (``normalise.py``), JSON
 # Resume's terms (``jsonresume/terms.py``), the editor's forms (``pages/editor.html``, which hands the
-# headings to ``history_diff.js``) are made from it; tests/content/test_sections.py holds the writers'
+# headings to ``editor/versions-diff.js``) are made from it; tests/content/test_sections.py holds the writers'
 # sample resume to every registered field, which the DOCX and TXT tests then look for.
 # docs/architecture.md ("The section registry: adding a field") shows a field added.
 

@@ -1,9 +1,9 @@
 """``/account``: a person's name and avatar, preferences, password, two-factor sign-in, the provider
-accounts that sign them in and their passkeys (``static/js/account-passkeys.js``). ``/settings`` is the
+accounts that sign them in and their passkeys (``static/js/account/passkeys.js``). ``/settings`` is the
 preferences section of the same page.
 
 The page is rendered with the account's current values (``service.account_of``, what
-``GET /api/account`` answers); every change goes through the JSON API (``static/js/account*.js``), so
+``GET /api/account`` answers); every change goes through the JSON API (``static/js/account/``), so
 its validation and limits apply here as to any client. A saved language or theme reloads the page in it.
 
 Two-factor set-up: ``POST /api/account/two-factor/setup`` starts a set-up that waits for its first code
@@ -19,7 +19,7 @@ shown on every load until "I have saved them" (``credentials.backup_codes_shown`
 
 Security changes need a recent sign-in (sudo mode, ``app.auth.sudo``): a change the API refuses with
 REAUTHENTICATION_REQUIRED opens the "Confirm it is you" dialog (``_account_reauth.html``,
-``static/js/account-reauth.js``) and is made again once the session re-authenticated.
+``static/js/account/reauth.js``) and is made again once the session re-authenticated.
 
 The avatar is an address elsewhere, and the Content-Security-Policy lets images come from our origin only
 (``img-src 'self' data:``), so ``/account/avatar`` fetches it for the page: through the SSRF-guarded
@@ -74,7 +74,7 @@ STRINGS = (
     "This passkey is your only way to sign in. Set a password (forgot password), link an account or add another "
     "passkey first.",
     "The passkey could not be added. Try again.",
-    # sudo mode (account-reauth.js) and the backup codes (account-security.js)
+    # sudo mode (account/reauth.js) and the backup codes (account/security.js)
     "Not changed: confirm it is you to make this change.", "You can change your security settings now.",
     "We mailed you a code. Enter it below.", "That code is not valid: use the newest code we mailed you, once.",
     "That code has expired: ask for a new one.", "That passkey did not confirm it is you.",

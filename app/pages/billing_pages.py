@@ -2,7 +2,7 @@
 
 The plans (prices, limits, features) come from the one place they are defined, ``app.billing.plans``,
 translated here. Everything about the person's subscription is read and changed by
-``static/js/billing.js`` through the JSON API with the session cookie: ``GET /api/account/subscription``,
+``static/js/account/billing.js`` through the JSON API with the session cookie: ``GET /api/account/subscription``,
 ``POST`` it to subscribe, ``POST .../preview`` to show what a change costs and when it takes effect
 before the person confirms it, ``PUT`` to make the change. So the API's validation and events apply.
 

@@ -1,6 +1,6 @@
 """The dashboard: where sign-in lands (``/`` sends a signed-in person here).
 
-The page is a shell; ``static/js/dashboard.js`` fills it from the JSON API with the session cookie
+The page is a shell; ``static/js/dashboard/page.js`` fills it from the JSON API with the session cookie
 (``GET /api/resumes`` for the list, ``GET /api/account`` for the plan's usage, ``GET /api/templates``
 for the picker, ``POST``/``DELETE /api/resumes`` to create and delete), so the API's validation,
 limits and events apply to everything done here. The server only adds what the scripts need to
@@ -19,7 +19,7 @@ from flask_login import current_user
 from app.pages.shell import render_page, signed_in_page
 from app.pages.views import bp
 
-# Every message dashboard.js shows (i18n.page_strings translates them into the page).
+# Every message dashboard/page.js shows (i18n.page_strings translates them into the page).
 STRINGS = (
     "Draft", "Published", "Archived", "Loading…",
     "Not shared", "Shared", "Shared with a password", "Sharing off", "{n} views", "1 view",

@@ -1,7 +1,7 @@
 """The resume editor: GET /resumes/<id>/edit.
 
 The page is a form the scripts fill from ``GET /api/resumes/<id>`` and save through
-``PUT /api/resumes/<id>`` and the project-entry endpoints (``static/js/editor*.js``): the JSON API
+``PUT /api/resumes/<id>`` and the project-entry endpoints (``static/js/editor/``): the JSON API
 is its only back end. Its sections and entry forms are drawn from the section registry
 (``content/sections.ENTRIES``: one description of every kind of entry); the side column adds the
 preview, export, sharing and version history.
@@ -23,14 +23,14 @@ from app.pages.views import bp
 from app.resumes import service
 from app.resumes.models import STATUSES
 
-# Messages the editor's scripts show (static/js/editor*.js), translated on the server.
+# Messages the editor's scripts show (static/js/editor/), translated on the server.
 STRINGS = (
     "Could not save: correct the marked field.",
     "Move up", "Move down", "Remove",
     "Entry moved to position {n}.", "Entry added.",
     "Premium", "Not scored yet",
     "Section moved to position {n}.",
-    # editor_import.js: the import's report
+    # editor/import.js: the import's report
     "Degree and school were told apart by their order alone: check which is which.",
     "Job title and employer were told apart by their order alone: check which is which.",
     "No dates were found for this entry.",
@@ -45,7 +45,7 @@ STRINGS = (
     "{file} was read into the form, and nothing in it was left out or guessed. Compare it with the form "
     "before your first export.",
     "Page {n} of {file}", "the document", "opens in a new tab",
-    # ... its notes grouped by entry, as chips (editor_import_words.js), with their fixes and the PDF's page
+    # ... its notes grouped by entry, as chips (editor/import-words.js), with their fixes and the PDF's page
     "Cut to fit", "Which is which?", "No dates", "Years only", "New section", "Section guessed", "Fitted no field",
     "Not found",
     "Two in one?", "From the AI", "Mixed up?", "To check", "Not kept",
@@ -58,16 +58,16 @@ STRINGS = (
     "Swapped back.", "Split in two", "Join again", "Split.", "Split into two bullets.", "Joined again.",
     "Page {n}", "Show page {n} beside the notes", "Previous page", "Next page", "{n} / {total}",
     "{n} more", "Show fewer", "{entry}: {what}",
-    # editor_conflict.js and editor_merge.js: a save refused as made from an older copy, and the merge
+    # editor/conflict.js and editor/merge.js: a save refused as made from an older copy, and the merge
     "Not saved: changed elsewhere", "Changed in the other version", "Changed in this tab",
     "Changed in both: choose one", "Keep yours", "Take the other version",
     "Choose a version for each field changed in both.", "Merged. What you did not keep is in the version history.",
     "Items", "Order of the sections", "(empty)", "Shown on the resume", "Hidden from the resume",
-    # editor_freshness.js: the resume saved elsewhere since this tab loaded it
+    # editor/freshness.js: the resume saved elsewhere since this tab loaded it
     "Changed in another tab or device", "The latest version is shown.",
-    # editor_undo.js: undo and redo
+    # editor/undo.js: undo and redo
     "Undo", "Undone.", "Redone.", "Removed {entry}.",
-    # editor_errors.js: a refused value in the form's words
+    # editor/errors.js: a refused value in the form's words
     "{field} of {entry}: {what}.", "{field}: {what}.", "use the form YYYY-MM, like 2024-03",
     "it cannot be before the start", "enter a whole web address, starting with https://",
     "each item may have at most {max} characters", "at most {max} items", "it cannot be empty",

@@ -25,7 +25,7 @@ def authenticate_payment(token: str):
     if outcome not in ("complete", "fail"):
         raise ApiError("VALIDATION_ERROR", "outcome: choose complete or fail.", {"field": "outcome"})
     result = billing.complete_payment(token, approved=outcome == "complete")
-    # The way back: the subscription page says what the payment changed (billing.js reads ?payment=).
+    # The way back: the subscription page says what the payment changed (account/billing.js reads ?payment=).
     back = f"/billing?payment={'complete' if result.completed else 'failed'}"
     return render_template("pages/message.html", title=gettext("Payment complete") if result.completed
                            else gettext("Payment not completed"), message=said(result.message),

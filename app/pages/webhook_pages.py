@@ -1,6 +1,6 @@
 """``/webhooks``: a person's webhooks, in the browser.
 
-The page is a shell; ``static/js/webhooks.js`` and its siblings fetch and change everything through
+The page is a shell; ``static/js/webhooks/page.js`` and its siblings fetch and change everything through
 ``/api/webhooks`` with the session cookie, so the API's validation (a bad URL, an unknown event),
 its limit of 10 per account and its refusal of private addresses apply here exactly as they do to
 any other client. Webhooks are open to every plan (the API does not gate them), so the page offers

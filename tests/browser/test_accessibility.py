@@ -80,7 +80,7 @@ def test_every_page_has_no_serious_axe_violation(open_as, browser, live, languag
         owner.goto(path)
         settle(owner)
         if path == "/dashboard":  # an error's toast on screen too (its colours are the theme's)
-            owner.evaluate("import('/static/js/api.js').then((api) => api.toast('It failed.', 'error'))")
+            owner.evaluate("import('/static/js/shared/api.js').then((api) => api.toast('It failed.', 'error'))")
             expect(owner.locator("#toast")).to_be_visible()
         found += serious_violations(owner, path)
         for opener in openers:  # each dialog open, then closed with Escape

@@ -325,4 +325,4 @@ def test_signed_out_visitors_go_to_sign_in_and_resumes_is_the_dashboard(client, 
     assert client.get("/resumes").headers["Location"] == "/dashboard"
     assert client.get("/resumes?status=DRAFT&page=2").headers["Location"] == "/dashboard?status=DRAFT&page=2"
     page = client.get("/dashboard")
-    assert page.status_code == 200 and 'src="/static/js/dashboard.js"' in page.get_data(as_text=True)
+    assert page.status_code == 200 and 'src="/static/js/dashboard/page.js"' in page.get_data(as_text=True)

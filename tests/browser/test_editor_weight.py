@@ -23,7 +23,7 @@ def test_the_editor_page_loads_at_most_150_kb_of_its_own_js_and_css(open_as, liv
     page.on("response", record)
     page.goto(f"/resumes/{resume['data']['id']}/edit")
     page.wait_for_load_state("networkidle")
-    assert any(u.endswith("/editor.js") for u in loaded) and any(u.endswith(".css") for u in loaded), loaded
+    assert any(u.endswith("/js/editor/page.js") for u in loaded) and any(u.endswith(".css") for u in loaded), loaded
     total = sum(loaded.values())
     print(f"editor page: {len(loaded)} files, {total / 1024:.1f} KB of JS and CSS")
     assert total <= LIMIT, sorted(loaded.items(), key=lambda item: -item[1])
