@@ -66,7 +66,7 @@ def render_environment(font_dir: str) -> dict[str, str]:
 
 
 def thai_segmenter_read_only() -> None:
-    """Tell PyThaiNLP (the PDF's Thai line breaking, ``app.documents.linebreak``) that it may not write:
+    """Tell PyThaiNLP (the PDF's Thai line breaking, ``app.documents.pdf.linebreak``) that it may not write:
     otherwise it makes ``~/pythainlp-data`` on first use, and a PaaS's home may not be writable. It
     needs no data beyond what its package holds. A ``PYTHAINLP_READ_ONLY`` already set is kept."""
     os.environ.setdefault("PYTHAINLP_READ_ONLY", "1")

@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     from app import documents
     from app.resumes import exports
     from app.resumes import service as resumes
-    from app.documents import linebreak, pdf, shaping
+    from app.documents import pdf
+    from app.documents.pdf import linebreak, shaping
     from app.resumes.models import Template
 
     with tempfile.TemporaryDirectory(prefix="resume-export-bench-") as tmp:

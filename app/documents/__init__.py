@@ -13,7 +13,7 @@ section is absent) and renders any script, Chinese included.
   that lets it read only the fallback fonts and the ``data:`` photo.
 - ``docx`` (``docx.py``) and ``txt`` (``text.py``) are laid out from the
   normalised content with the same date formatting as the templates; the
-  template gives DOCX its design (``docx_profiles.py``).
+  template gives DOCX its design (``docx/profiles.py``).
 - ``json``: the resume's data as a JSON Resume 1.2.1 document
   (``app/content/jsonresume``), every section, hidden ones too (it is the data,
   not a drawing of it; ``sectionsVisibility`` travels inside it). It needs no

@@ -1,4 +1,4 @@
-"""One mirrored glyph per letter for right-to-left text (``textlayer.py`` draws the words in a mirrored
+"""One mirrored glyph per letter for right-to-left text (``pdf/textlayer.py`` draws the words in a mirrored
 text space, so that PDF readers take their letters in the order they were typed).
 
 HarfBuzz draws an Arabic letter in Noto Sans Arabic as its dotless form and its dots, a letter with
@@ -10,7 +10,7 @@ in the box its advance makes left of the pen).
 
 - ``stretches`` cuts a word into its right-to-left stretches and the rest (numbers, which the
   bidirectional algorithm orders as numbers): the same cut when the font is made and when the
-  document is laid out (``shaping.py``), so that each letter laid out finds its glyph.
+  document is laid out (``pdf/shaping.py``), so that each letter laid out finds its glyph.
 - ``letters`` shapes a stretch with HarfBuzz into letters (its grapheme clusters): the characters,
   the glyphs with their places, the advance.
 - ``add`` puts the mirrored letters of a set of words into a font, and lists them in a table of their

@@ -28,7 +28,7 @@ No build step. ReportLab embeds static TrueType outlines only, so ``cut`` makes,
 for one face and the characters a document draws with it, a small TrueType font:
 fontTools' subsetter keeps those glyphs (and, for the scripts that are shaped,
 the glyphs their GSUB rules reach, with the GSUB and GPOS tables that
-``shaping.py`` hands to HarfBuzz); a variable font is instanced at the weight;
+``pdf/shaping.py`` hands to HarfBuzz); a variable font is instanced at the weight;
 CFF outlines are converted to quadratic ones by xhtml2pdf's own converter
 (``xhtml2pdf.opentype``, within a thousandth of an em). That takes a fraction of
 a second for a few dozen characters and about 2 s for 1,000 ideographs (see
@@ -218,7 +218,7 @@ def cut_name(face: Face, codes: frozenset[int], layout: bool, words: frozenset[s
 
 def cut(face: Face, codes: frozenset[int], layout: bool | None = None, words: frozenset[str] = frozenset()) -> Path:
     """A TrueType font of ``face`` holding the glyphs of ``codes``, from the disk cache or cut now.
-    ``layout``: keep the GSUB and GPOS rules (by default for the faces ``shaping.py`` shapes; a browser
+    ``layout``: keep the GSUB and GPOS rules (by default for the faces ``pdf/shaping.py`` shapes; a browser
     needs them for every script that joins or stacks). ``words``: the words the document draws with it:
     for a right-to-left face, each of their letters gets a glyph (``composites.py``); for another shaped
     face, each glyph HarfBuzz sets off the line in them (``composites.add_raised``)."""

@@ -12,7 +12,7 @@ the document's body text:
   in the Latin fallback rather than mixing two fonts inside one word;
 - the nearest block around a CJK or Thai run, or around a piece of 25 or more
   characters without a space (a URL, an e-mail), gets the class
-  ``pdf-cjk-wrap``, which lays its lines out with ``linebreak.py`` (breaks
+  ``pdf-cjk-wrap``, which lays its lines out with ``pdf/linebreak.py`` (breaks
   between CJK characters, between Thai words, at spaces between Latin words,
   never before 。，、 or after （, and a URL after a ``/`` or ``-`` rather than
   mid-word);

@@ -23,7 +23,7 @@ import unicodedata
 from app.content import language, normalise
 from app.documents import templating, words
 from app.documents.options import Source
-from app.documents.wording import SCORE, contact_items, joined, one_liners, study
+from app.documents.words import SCORE, contact_items, joined, one_liners, study
 
 SECTION_TITLES = words.HEADINGS["en"]  # the section headings in English
 

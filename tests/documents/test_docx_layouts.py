@@ -20,7 +20,8 @@ from tests.documents import samples
 
 from app.content.sections import BODY_SECTIONS
 from app.documents import templating
-from app.documents import MARGINS, Options, Source, docx_profiles, render
+from app.documents import MARGINS, Options, Source, render
+from app.documents.docx import profiles as docx_profiles
 
 pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
 

@@ -17,7 +17,8 @@ from tests.documents.every_section import EVERY_SECTION, body_strings, section_s
 
 from app.content import normalise
 from app.documents import templating
-from app.documents import Source, docx_profiles, render
+from app.documents import Source, render
+from app.documents.docx import profiles as docx_profiles
 
 pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
 

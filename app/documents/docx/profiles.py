@@ -35,7 +35,8 @@ from dataclasses import dataclass, replace
 
 from app.content import language
 from app.content.sections import BODY_SECTIONS
-from app.documents import docx_fonts, words
+from app.documents import words
+from app.documents.docx import fonts
 
 LAYOUTS = ("stacked", "ruled", "timeline", "columns")
 SECTION_KEYS = BODY_SECTIONS
@@ -48,7 +49,7 @@ class Profile:
     design: str = "plain"
     layout: str = "ruled"               # one of LAYOUTS
     latin_font: str = "Calibri"
-    east_asian_font: str = docx_fonts.CJK_SANS
+    east_asian_font: str = fonts.CJK_SANS
     serif: bool = False
     text: str = "1F2937"
     muted: str = "4B5563"
@@ -173,7 +174,7 @@ def css_profile(css: str) -> Profile:
     """The typography of a template, read from its CSS (fonts, sizes, colours, title styling)."""
     rules = _rules(css or "")
     family = _value(rules, "body", "font-family") or _value(rules, "html", "font-family") or ""
-    serif = docx_fonts.is_serif(family)
+    serif = fonts.is_serif(family)
     body = _points(_value(rules, "body", "font-size"), 10.5, 10.5)
     title = {prop: _first(rules, (".section-title", "h2"), prop) or "" for prop in
              ("font-size", "text-transform", "font-variant", "letter-spacing", "border-bottom",
@@ -183,8 +184,8 @@ def css_profile(css: str) -> Profile:
             ("font-size", "font-weight", "font-variant", "letter-spacing", "text-align")}
     centred = "center" in (_value(rules, ".header", "text-align") or "") + name["text-align"]
     return Profile(
-        latin_font=docx_fonts.latin_font(family, "Cambria" if serif else "Calibri"),
-        east_asian_font=docx_fonts.east_asian_font(family, serif),
+        latin_font=fonts.latin_font(family, "Cambria" if serif else "Calibri"),
+        east_asian_font=fonts.east_asian_font(family, serif),
         serif=serif,
         text=_readable(_hex(_value(rules, "body", "color"), "1F2937"), "1F2937"),
         muted=_readable(_hex(_value(rules, ".contact", "color"), "4B5563"), "4B5563"),

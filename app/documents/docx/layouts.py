@@ -1,7 +1,7 @@
 """DOCX layouts: the resume's content written in the shape of its template's design.
 
 Every layout writes the same content in the template's section order and titles
-(``docx_profiles.template_sections``), with Word's own structure so the document
+(``profiles.template_sections``), with Word's own structure so the document
 stays editable and readable by an applicant tracking system: the name as Title,
 section titles as Heading 1, entry titles as Heading 2, lists as List Bullet.
 They differ where the designs do:
@@ -25,7 +25,7 @@ designs) before the plain skills; languages and interests one line each. Each
 custom section is headed by its own title (an untitled one has no heading).
 
 Every line is a paragraph of the document's body (no tables or text boxes, which
-many readers skip), and all text goes through ``docx_fonts.add_text`` (CJK runs get
+many readers skip), and all text goes through ``fonts.add_text`` (CJK runs get
 the East Asian font). An entry's paragraphs are kept together on a page, and a
 heading with its first entry (Word's "keep with next").
 """
@@ -36,10 +36,11 @@ from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Mm, Pt, RGBColor
 
 from app.content.normalise import has_entries
-from app.documents import docx_fonts, docx_parts, templating
-from app.documents.docx_entries import ONE_LINERS, ORG_FIRST, Entry, entries
-from app.documents.docx_profiles import Profile
-from app.documents.wording import contact_items, one_liners
+from app.documents import templating
+from app.documents.docx import fonts, parts
+from app.documents.docx.entries import ONE_LINERS, ORG_FIRST, Entry, entries
+from app.documents.docx.profiles import Profile
+from app.documents.words import contact_items, one_liners
 
 HIGHLIGHTS_GAP = 4  # points before a job's highlights when its description is bullets too
 PHOTO_WIDTH = Mm(30)
@@ -84,7 +85,7 @@ class Writer:
         return paragraph
 
     def text(self, paragraph, text: str, **fmt) -> list:
-        return docx_fonts.add_text(paragraph, text, self.profile.east_asian_font, **fmt)
+        return fonts.add_text(paragraph, text, self.profile.east_asian_font, **fmt)
 
     def line(self, text: str, style: str | None = None, **fmt):
         paragraph = self.paragraph(style)
@@ -114,9 +115,9 @@ class Writer:
                 runs = self.text(paragraph, label, colour=self.accent, size=size)
             for run in runs:
                 if kind == "outline":
-                    docx_parts.run_border(run, self.accent_hex)
+                    parts.run_border(run, self.accent_hex)
                 else:
-                    docx_parts.run_shading(run, self.accent_hex if kind == "filled" else "F3F4F6")
+                    parts.run_shading(run, self.accent_hex if kind == "filled" else "F3F4F6")
 
     def listing(self, items: list[tuple[str, str, str]]) -> None:
         """One line per (lead, separator, rest): the lead in bold (Meridian's list: after an accent bullet)."""
@@ -207,20 +208,20 @@ class Writer:
             lines.append(contact)
         if p.header == "stripe":
             for line in lines:
-                docx_parts.paragraph_border(line, "left", self.accent_hex, 6, space=10)
+                parts.paragraph_border(line, "left", self.accent_hex, 6, space=10)
         last = lines[-1]
         if p.header == "banner":        # a pale accent band, padded by borders of its colour, ruled below
             for band in lines:          # Word draws one box round them all
-                docx_parts.paragraph_shading(band, self.tint)
+                parts.paragraph_shading(band, self.tint)
                 for side in ("top", "left", "right"):
-                    docx_parts.paragraph_border(band, side, self.tint, 0.5, space=6 if side == "top" else 10)
-                docx_parts.paragraph_border(band, "bottom", self.accent_hex, 4.5, space=4)
+                    parts.paragraph_border(band, side, self.tint, 0.5, space=6 if side == "top" else 10)
+                parts.paragraph_border(band, "bottom", self.accent_hex, 4.5, space=4)
         if p.header == "double":
-            docx_parts.paragraph_border(last, "bottom", self.accent_hex, 2.25, style="double", space=8)
+            parts.paragraph_border(last, "bottom", self.accent_hex, 2.25, style="double", space=8)
         elif p.header == "rule":
             rule = self.paragraph()
             rule.paragraph_format.space_after = Pt(4)
-            docx_parts.paragraph_border(rule, "top", self.accent_hex, 2.25, space=0)
+            parts.paragraph_border(rule, "top", self.accent_hex, 2.25, space=0)
             rule.paragraph_format.right_indent = self.width - Mm(20)    # a short rule, as in the template
             rule.paragraph_format.line_spacing = Pt(4)
 
@@ -233,8 +234,8 @@ class Writer:
             if p.justify:
                 paragraph.alignment = WD_ALIGN_PARAGRAPH.JUSTIFY
             if p.summary_box:
-                docx_parts.paragraph_shading(paragraph, p.summary_box)
-                docx_parts.paragraph_border(paragraph, "left", self.accent_hex, 3, space=8)
+                parts.paragraph_shading(paragraph, p.summary_box)
+                parts.paragraph_border(paragraph, "left", self.accent_hex, 3, space=8)
                 paragraph.paragraph_format.space_after = Pt(0)
                 paragraph.paragraph_format.left_indent = Pt(10)
 
@@ -283,7 +284,7 @@ class Writer:
         if not lead:
             lead, second = second, ""
         head = self.paragraph("Heading 2")
-        docx_parts.right_tab(head, self.width)
+        parts.right_tab(head, self.width)
         self.text(head, lead)
         if entry.url:
             self.text(head, " \u2014 " + entry.url, bold=False, colour=self.muted, size=p.body_size - 1)

@@ -36,7 +36,8 @@ import unicodedata
 from docx.oxml.ns import qn
 from docx.shared import Pt, RGBColor
 
-from app.documents import docx_parts, scripts
+from app.documents import scripts
+from app.documents.docx import parts
 
 CJK_SANS = "Microsoft YaHei"
 CJK_SERIF = "SimSun"
@@ -196,7 +197,7 @@ def mark_east_asian(run, font: str, text: str | None = None) -> None:
     name, lang = _cjk_font_and_lang(run.text if text is None else text, font)
     fonts.set(qn("w:eastAsia"), name)
     fonts.set(qn("w:hint"), "eastAsia")
-    docx_parts.put(rpr, "lang", docx_parts.RPR, eastAsia=lang)
+    parts.put(rpr, "lang", parts.RPR, eastAsia=lang)
 
 
 def mark_complex(run, script: str, *, bold: bool | None, italic: bool | None, size: float | None) -> None:
@@ -209,12 +210,12 @@ def mark_complex(run, script: str, *, bold: bool | None, italic: bool | None, si
     fonts.set(qn("w:hint"), "cs")
     for tag, value in (("bCs", bold), ("iCs", italic)):
         if value is not None:
-            docx_parts.put(rpr, tag, docx_parts.RPR, **({} if value else {"val": "0"}))
+            parts.put(rpr, tag, parts.RPR, **({} if value else {"val": "0"}))
     if size is not None:
-        docx_parts.put(rpr, "szCs", docx_parts.RPR, val=round(size * 2))
+        parts.put(rpr, "szCs", parts.RPR, val=round(size * 2))
     if rtl:
-        docx_parts.put(rpr, "rtl", docx_parts.RPR)
-    docx_parts.put(rpr, "lang", docx_parts.RPR, bidi=lang)
+        parts.put(rpr, "rtl", parts.RPR)
+    parts.put(rpr, "lang", parts.RPR, bidi=lang)
 
 
 def add_text(paragraph, text: str, east_asian: str, *, bold: bool | None = None,
@@ -227,7 +228,7 @@ def add_text(paragraph, text: str, east_asian: str, *, bold: bool | None = None,
     hundreds of runs, and these shortcuts halve the time python-docx spends on them.
     """
     if not paragraph.runs and starts_right_to_left(text):
-        docx_parts.put(paragraph._p.get_or_add_pPr(), "bidi", docx_parts.PPR)
+        parts.put(paragraph._p.get_or_add_pPr(), "bidi", parts.PPR)
     runs = []
     for piece, script in script_runs(text) or [("", "latin")]:
         run = paragraph.add_run()

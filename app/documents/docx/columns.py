@@ -24,11 +24,12 @@ from __future__ import annotations
 from docx.shared import Mm, Pt
 
 from app.content.normalise import has_entries
-from app.documents import docx_parts, templating
-from app.documents.docx_entries import ONE_LINERS, entries
-from app.documents.docx_layouts import Writer
-from app.documents.docx_profiles import SECTION_KEYS
-from app.documents.wording import contact_items
+from app.documents import templating
+from app.documents.docx import parts
+from app.documents.docx.entries import ONE_LINERS, entries
+from app.documents.docx.layouts import Writer
+from app.documents.docx.profiles import SECTION_KEYS
+from app.documents.words import contact_items
 
 TIMELINE_WHEN = Mm(40)    # the dates' column (Canvas: td.when 132px at 8.5pt bold capitals)
 TIMELINE_RULE = "E4E0E8"
@@ -47,7 +48,7 @@ def _indented(indent, rule: str | None = None):
         else:
             fmt.left_indent = indent
         if rule:
-            docx_parts.paragraph_border(paragraph, "left", rule, 0.75, space=8)
+            parts.paragraph_border(paragraph, "left", rule, 0.75, space=8)
     return decorate
 
 
@@ -90,12 +91,12 @@ def _framed(width, fill: str, accent: str):
     """A decorator putting paragraphs in one frame at the left margin, ``width`` wide, shaded."""
     def decorate(paragraph, style):
         ppr = paragraph._p.get_or_add_pPr()
-        docx_parts.frame(ppr, width, GAP)
-        docx_parts.paragraph_shading(paragraph, fill)
+        parts.frame(ppr, width, GAP)
+        parts.paragraph_shading(paragraph, fill)
         for side in ("left", "right"):      # borders in the fill colour: padding inside the shading
-            docx_parts.paragraph_border(paragraph, side, fill, 0.5, space=6)
+            parts.paragraph_border(paragraph, side, fill, 0.5, space=6)
         if style == "Sidebar Heading":      # the style's rule, restated: some readers take a
-            docx_parts.paragraph_border(paragraph, "bottom", accent, 1.5, space=3)   # pBdr whole
+            parts.paragraph_border(paragraph, "bottom", accent, 1.5, space=3)   # pBdr whole
     return decorate
 
 
@@ -141,7 +142,7 @@ def _sidebar(writer: Writer, personal: dict, content: dict, blocks: list[str], t
 def _main_head(writer: Writer, section: str, entry) -> None:
     """Role left and dates right, the organisation in the accent below."""
     head = writer.paragraph("Heading 2")
-    docx_parts.right_tab(head, writer.width)
+    parts.right_tab(head, writer.width)
     writer.text(head, entry.title or entry.place)
     if entry.period:
         writer.text(head, "\t" + entry.period, bold=False, size=9, colour=writer.muted)

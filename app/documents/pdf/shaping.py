@@ -43,8 +43,9 @@ from xhtml2pdf import context as xhtml2pdf_context
 from xhtml2pdf import reportlab_paragraph as engine
 from xhtml2pdf.util import getSize
 
-from app.documents import composites, fonts, textdraw, textlayer
-from app.documents.textlayer import Place
+from app.documents import composites, fonts
+from app.documents.pdf import textdraw, textlayer
+from app.documents.pdf.textlayer import Place
 
 log = logging.getLogger(__name__)
 

@@ -28,10 +28,11 @@ from docx.oxml.ns import qn
 from docx.shared import Mm, Pt, RGBColor
 
 from app.content import language, normalise
-from app.documents import docx_fonts, docx_parts, templating
-from app.documents.docx_columns import write_columns, write_timeline
-from app.documents.docx_layouts import Writer, write_single_column
-from app.documents.docx_profiles import Profile, profile_for, section_titles
+from app.documents import templating
+from app.documents.docx import fonts, parts
+from app.documents.docx.columns import write_columns, write_timeline
+from app.documents.docx.layouts import Writer, write_single_column
+from app.documents.docx.profiles import Profile, profile_for, section_titles
 from app.documents.options import ACCENTS, DocumentError, Options, Photo, Source
 
 FALLBACK_ACCENT = "#1f2937"
@@ -80,10 +81,10 @@ def _styles(document, profile: Profile, accent: RGBColor) -> None:
     normal.paragraph_format.line_spacing = 1.1
 
     title = styles["Title"]
-    docx_parts.clear_paragraph_borders(title)
+    parts.clear_paragraph_borders(title)
     _font(title, profile.name_size, accent, bold=profile.name_bold)
     title.font.small_caps = profile.name_small_caps or None
-    docx_parts.letter_spacing(title, profile.name_spacing)
+    parts.letter_spacing(title, profile.name_spacing)
     title.paragraph_format.space_after = Pt(4)
     title.paragraph_format.alignment = WD_ALIGN_PARAGRAPH.CENTER if profile.centred else None
 
@@ -91,21 +92,21 @@ def _styles(document, profile: Profile, accent: RGBColor) -> None:
     _font(heading, profile.heading_size, accent, bold=True)
     heading.font.all_caps = profile.heading_caps or None
     heading.font.small_caps = profile.heading_small_caps or None
-    docx_parts.letter_spacing(heading, profile.heading_spacing)
+    parts.letter_spacing(heading, profile.heading_spacing)
     heading.paragraph_format.space_before = Pt(12)
     heading.paragraph_format.space_after = Pt(5)
     if profile.heading_rule:
         colour = str(accent) if profile.heading_rule == "accent" else profile.heading_rule
-        docx_parts.paragraph_border(heading, "bottom", colour, 0.75, space=2)
+        parts.paragraph_border(heading, "bottom", colour, 0.75, space=2)
     if profile.heading_marker:
-        docx_parts.paragraph_border(heading, "left", str(accent), 7, space=6)
+        parts.paragraph_border(heading, "left", str(accent), 7, space=6)
 
     entry = styles["Heading 2"]
     _font(entry, profile.body_size + 0.5, text, bold=True)
     entry.paragraph_format.space_before = Pt(7 if profile.layout != "timeline" else 0)
     entry.paragraph_format.space_after = Pt(1)
     if profile.layout == "columns":
-        docx_parts.paragraph_border(entry, "left", str(accent), 2.25, space=6)
+        parts.paragraph_border(entry, "left", str(accent), 2.25, space=6)
     styles["List Bullet"].paragraph_format.space_after = Pt(1)
     for name in STYLES:
         _set_fonts(styles[name].element.get_or_add_rPr().get_or_add_rFonts(), profile)
@@ -114,8 +115,8 @@ def _styles(document, profile: Profile, accent: RGBColor) -> None:
         side.base_style = heading
         _font(side, 9, accent, bold=True)
         side.font.all_caps = True
-        docx_parts.letter_spacing(side, 1.5)
-        docx_parts.paragraph_border(side, "bottom", str(accent), 1.5, space=3)
+        parts.letter_spacing(side, 1.5)
+        parts.paragraph_border(side, "bottom", str(accent), 1.5, space=3)
         side.paragraph_format.space_before = Pt(10)
         side.paragraph_format.space_after = Pt(4)
 
@@ -140,7 +141,7 @@ def render_docx(source: Source, options: Options, photo: Photo | None) -> bytes:
         html_template = normalise.text_value(source.html_template)
         profile = profile_for(html_template, normalise.text_value(source.css))
         if content["language"] == "zh-Hant":  # its ideographs in their Traditional faces, tagged zh-TW
-            profile = replace(profile, east_asian_font=docx_fonts.TRADITIONAL.get(profile.east_asian_font,
+            profile = replace(profile, east_asian_font=fonts.TRADITIONAL.get(profile.east_asian_font,
                                                                                   profile.east_asian_font))
         titles = section_titles(html_template, profile.titles, content)
         # The summary first (it belongs to the header), then the body in the resume's order.

@@ -43,7 +43,8 @@ from urllib.parse import unquote, urlsplit
 from xhtml2pdf import pisa
 from xhtml2pdf.config.resources import ResourceAccessPolicy
 
-from app.documents import faces, fonts, linebreak, scripts, shaping
+from app.documents import faces, fonts, scripts
+from app.documents.pdf import linebreak, shaping
 from app.documents.options import DocumentError
 from app.documents.templating import PHOTO_URI
 

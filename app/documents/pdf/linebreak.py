@@ -54,7 +54,7 @@ from xhtml2pdf import context
 from xhtml2pdf import reportlab_paragraph as engine
 
 from app.config import thai_segmenter_read_only
-from app.documents import shaping
+from app.documents.pdf import shaping
 from app.documents.scripts import CJK_RUN
 
 CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset(

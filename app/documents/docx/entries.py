@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.documents import templating, words
-from app.documents.wording import SCORE, study
+from app.documents.words import SCORE, study
 
 
 @dataclass

@@ -22,7 +22,7 @@ from reportlab.pdfgen.textobject import PDFTextObject
 from xhtml2pdf import bidi as xbidi
 from xhtml2pdf import reportlab_paragraph as engine
 
-from app.documents import textlayer
+from app.documents.pdf import textlayer
 
 EPSILON = 0.01  # points: how far left of its right edge a right-to-left word is set (``_draw``)
 _ORIGINAL_FORMAT = PDFTextObject._formatText
