@@ -24,7 +24,7 @@ DEFERRED_IMPORTS = {
     ("app.documents", "app.documents.webfonts"): "with its siblings: the HTML export's fonts (fontTools) on use",
     ("app.documents", "app.documents.templating"): "Jinja is loaded by the processes that draw a resume, not by "
                                                    "the import's child, which only draws a PDF's pages as pictures",
-    ("app.documents", "app.content"): "with the renderers: JSON Resume's schema on the JSON export",
+    ("app.documents", "app.content.jsonresume"): "with the renderers: JSON Resume's schema on the JSON export",
     ("app.integrations.storage", "app.integrations.s3"): "boto3 is imported only by apps that store in S3",
 }
 LIBRARIES = ("app.content", "app.content.jsonresume", "app.content.cleaning", "app.documents",
@@ -50,8 +50,13 @@ def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
     base = node.module or ""
-    return [f"{base}.{alias.name}" if (APP.parent / Path(*f"{base}.{alias.name}".split("."))).with_suffix(".py")
-            .exists() else base for alias in node.names]
+    return [f"{base}.{alias.name}" if _is_module(f"{base}.{alias.name}") else base for alias in node.names]
+
+
+def _is_module(dotted: str) -> bool:
+    """Whether ``dotted`` names a module or a package of the app (rather than a name inside one)."""
+    path = APP.parent / Path(*dotted.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
 
 
 def test_no_module_of_the_app_is_over_400_lines():
