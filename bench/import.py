@@ -9,7 +9,7 @@ what the document shows, written by hand; the format is in the corpus's README.m
 split by a fixed hash of each document's repository into a development half and a held-out half, each
 with its own figures; the held-out figure is the one reported, and ``--show`` (what a document missed)
 is refused on it.
-Every document is read as an import reads it (``app.importing.reading.read``: the sandboxed child,
+Every document is read as an import reads it (``app.importing.reading.read_all``: the sandboxed child,
 the layout, the sections, the content schema's check) and its facts are counted:
 
 - name: ``personalInfo.name`` equal to the truth's;
@@ -170,7 +170,7 @@ def read_one(path: Path, truth: dict, show: int, quiet: bool) -> tuple[dict[str,
         return None
     started = time.perf_counter()
     try:
-        content, _dropped = reading.read(truth["kind"], document.read_bytes())
+        content = reading.read_all(truth["kind"], document.read_bytes()).content
     except Unreadable as exc:
         content = {}
         print(f"  {path.stem}: unreadable ({exc.reason})")
