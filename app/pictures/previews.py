@@ -189,7 +189,9 @@ def page_image(user: User, resume_id: str, number: int, options: dict, version: 
     png = current.images.get(number)
     if png is None:
         width, height = current.sizes[number - 1]
-        png = rasteriser.pages_as_png(current.pdf, width, first=number - 1, height=height)[0]
+        with rasteriser.PDFIUM_LOCK:  # drawn by a request that held it while this one waited: not again
+            png = current.images.get(number) or rasteriser.pages_as_png(current.pdf, width, first=number - 1,
+                                                                        height=height)[0]
         current.images[number] = png
     return png, current.version == version
 
