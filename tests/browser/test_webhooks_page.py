@@ -466,6 +466,37 @@ def test_recover_asks_for_a_past_time(open_as, receiver):
     assert page.script_errors == []
 
 
+def test_a_resend_pressed_while_a_recovery_runs_keeps_the_focus(open_as, receiver):
+    """Two slow requests at once: the recovery that ends first does not take the focus back from the
+    Resend pressed meanwhile (each request holds its answer here until the test lets it go)."""
+    page = open_as()
+    webhook = api(page, "POST", "/api/webhooks", {"url": receiver.url, "events": ["resume.updated"]})
+    update_resume(page)
+    wait_until(lambda: api(page, "GET", f"/api/webhooks/{webhook['id']}/logs"))
+    page.goto("/webhooks")
+    row_of(page, receiver.url).get_by_role("button", name=re.compile("^Delivery log")).click()
+    resend = page.locator("#log-rows tr").first.get_by_role("button", name=re.compile("^Resend"))
+    expect(resend).to_be_visible()
+    held = {}
+    page.route(re.compile(r"/(recover|resend)$"), lambda route: held.__setitem__(route.request.url.split("/")[-1],
+                                                                                 route))
+    page.get_by_role("button", name="Recover failed deliveries").click()
+    wait_until(lambda: "recover" in held)
+    resend.click()
+    wait_until(lambda: "resend" in held)
+    with page.expect_response(re.compile(r"/logs\?limit=")) as reread:  # the recovery reads the log again
+        held.pop("recover").continue_()
+    reread.value.finished()
+    expect(page.locator("#test-result")).to_have_text("No deliveries failed since then: nothing was re-sent.")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # the recovery's last step has run
+    held.pop("resend").continue_()
+    expect(page.locator("#test-result")).to_have_text(
+        "Sent again: the new delivery of resume.updated is at the top of the log.")
+    expect(page.locator("#log-rows tr")).to_have_count(2)
+    expect(page.locator("#log-rows tr").nth(1).get_by_role("button", name=re.compile("^Resend"))).to_be_focused()
+    assert page.script_errors == []
+
+
 def test_failing_for_days_in_chinese_on_a_narrow_screen(open_as, make_user, live):
     user = make_user()
     page = open_as(user, language="zh-cn", theme="dark", width=375)

@@ -3,6 +3,7 @@
 // The options are kept per resume in this browser and the preview follows them ("side:options").
 // A full storage and a failed render are said in words, with what to do next.
 import { request, showError } from "../shared/api.js";
+import { whileBusy } from "../shared/dom.js";
 import { formatBytes, formatTime, readOptions, resumePath, st, storeOptions, undrawnText } from "./side-common.js";
 
 const form = document.getElementById("export-form");
@@ -59,25 +60,23 @@ function explain(error, fmt) {
   result.replaceChildren(message);
 }
 
-async function exportAs(fmt, clicked) {
-  const buttons = form.querySelectorAll("button[data-format]");
-  for (const button of buttons) button.disabled = true;
+async function exportAs(fmt) {
   form.setAttribute("aria-busy", "true");
   result.replaceChildren();
   progressText.textContent = st("Rendering {format}…", { format: LABELS[fmt] });
   progress.hidden = false;
-  try {
-    const data = await request("POST", `${resumePath}/export`, { format: fmt, options: readOptions() });
-    download(data.downloadUrl, data.filename);
-    showReady(data);
-  } catch (error) {
-    explain(error, fmt);
-  } finally {
-    progress.hidden = true;
-    form.removeAttribute("aria-busy");
-    for (const button of buttons) button.disabled = false;
-    if (!document.activeElement || document.activeElement === document.body) clicked?.focus();
-  }
+  await whileBusy([...form.querySelectorAll("button[data-format]")], async () => {
+    try {
+      const data = await request("POST", `${resumePath}/export`, { format: fmt, options: readOptions() });
+      download(data.downloadUrl, data.filename);
+      showReady(data);
+    } catch (error) {
+      explain(error, fmt);
+    } finally {
+      progress.hidden = true;
+      form.removeAttribute("aria-busy");
+    }
+  });
 }
 
 if (form) {
@@ -88,6 +87,6 @@ if (form) {
   });
   form.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-format]");
-    if (button) exportAs(button.dataset.format, button);
+    if (button) exportAs(button.dataset.format);
   });
 }

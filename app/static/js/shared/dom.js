@@ -18,3 +18,23 @@ export function el(tag, attributes = {}, ...children) {
   }
   return node;
 }
+
+// Disable the buttons while work runs, then give the focus back to the one that had it (disabling it
+// blurred it), unless the person put the focus somewhere else meanwhile: another button pressed during a
+// slow request keeps it. refocus(button) names the element to focus when the button was drawn anew.
+export async function whileBusy(buttons, work, { refocus = (button) => button } = {}) {
+  const list = [buttons].flat();
+  const had = list.find((button) => button === document.activeElement) ?? null;
+  let moved = false;
+  const onFocus = (event) => { if (!list.includes(event.target)) moved = true; };
+  document.addEventListener("focusin", onFocus);
+  for (const button of list) button.disabled = true;
+  try {
+    return await work();
+  } finally {
+    document.removeEventListener("focusin", onFocus);
+    for (const button of list) button.disabled = false;
+    const target = had && !moved ? refocus(had) : null;
+    if (target && (!document.activeElement || document.activeElement === document.body)) target.focus();
+  }
+}

@@ -6,7 +6,7 @@
 import { request, showError } from "../shared/api.js";
 import { t } from "../shared/i18n.js";
 import { headings, when } from "./format.js";
-import { el } from "../shared/dom.js";
+import { el, whileBusy } from "../shared/dom.js";
 
 const PAGE = 20;
 const MAX = 100;
@@ -181,28 +181,27 @@ export function problem(error) {
 
 async function resend(entry, button) {
   const webhook = current;
-  button.disabled = true;
-  try {
-    const fresh = await request("POST", `/api/webhooks/${encodeURIComponent(webhook.id)}/logs/`
-                                + `${encodeURIComponent(entry.id)}/resend`);
-    if (current !== webhook) return;
-    entries = [fresh, ...entries];
-    rows.prepend(row(fresh));
-    table.hidden = false;
-    empty.hidden = true;
-    say("notice", t("Sent again: the new delivery of {event} is at the top of the log.", { event: entry.event_type }));
-    settleLog();
-  } catch (error) {
-    if (missing(error)) return;
-    say("error", problem(error));
-    if (error.code === "NOT_FOUND") await loadLog();
-  } finally {
-    button.disabled = false;
-    // Disabling blurred it; a refresh meanwhile (settleLog) may have drawn its row anew.
-    const target = button.isConnected ? button
-      : rows.querySelector(`tr[data-id="${CSS.escape(entry.id)}"] button[data-action="resend"]`);
-    if (target && document.activeElement === document.body) target.focus();
-  }
+  // A refresh meanwhile (settleLog) may have drawn the row anew: the focus goes to its button then.
+  const refocus = () => (button.isConnected ? button
+    : rows.querySelector(`tr[data-id="${CSS.escape(entry.id)}"] button[data-action="resend"]`));
+  await whileBusy(button, async () => {
+    try {
+      const fresh = await request("POST", `/api/webhooks/${encodeURIComponent(webhook.id)}/logs/`
+                                  + `${encodeURIComponent(entry.id)}/resend`);
+      if (current !== webhook) return;
+      entries = [fresh, ...entries];
+      rows.prepend(row(fresh));
+      table.hidden = false;
+      empty.hidden = true;
+      say("notice", t("Sent again: the new delivery of {event} is at the top of the log.",
+                      { event: entry.event_type }));
+      settleLog();
+    } catch (error) {
+      if (missing(error)) return;
+      say("error", problem(error));
+      if (error.code === "NOT_FOUND") await loadLog();
+    }
+  }, { refocus });
 }
 
 rows.addEventListener("click", (event) => {

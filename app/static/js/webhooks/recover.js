@@ -4,7 +4,7 @@
 import { request } from "../shared/api.js";
 import { t } from "../shared/i18n.js";
 import { fromLocalInput, toLocalInput } from "./format.js";
-import { el } from "../shared/dom.js";
+import { el, whileBusy } from "../shared/dom.js";
 import { loadLog, missing, openWebhookId, problem, say, settleLog, whenOpened } from "./log.js";
 
 const form = document.getElementById("recover-form");
@@ -41,24 +41,21 @@ form.addEventListener("submit", async (event) => {
   const from = fromLocalInput(since.value);
   if (!from) return fieldError(t("Enter a date and time."));
   if (from > new Date()) return fieldError(t("Choose a time that has passed."));
-  const submit = form.querySelector('button[type="submit"]');
-  submit.disabled = true;
-  try {
-    const { count } = await request("POST", `/api/webhooks/${encodeURIComponent(id)}/recover`,
-                                    { since: from.toISOString() });
-    reset(from);
-    say("notice", count === 0 ? t("No deliveries failed since then: nothing was re-sent.")
-      : count === 1 ? t("1 delivery re-sent.") : t("{n} deliveries re-sent.", { n: count }));
-    await loadLog();
-    if (count) settleLog();
-  } catch (error) {
-    if (missing(error)) return;
-    if (error.field === "since") fieldError(sinceMessage(error));
-    else say("error", problem(error));
-  } finally {
-    submit.disabled = false;
-    if (document.activeElement === document.body) submit.focus(); // disabling it blurred it
-  }
+  await whileBusy(form.querySelector('button[type="submit"]'), async () => {
+    try {
+      const { count } = await request("POST", `/api/webhooks/${encodeURIComponent(id)}/recover`,
+                                      { since: from.toISOString() });
+      reset(from);
+      say("notice", count === 0 ? t("No deliveries failed since then: nothing was re-sent.")
+        : count === 1 ? t("1 delivery re-sent.") : t("{n} deliveries re-sent.", { n: count }));
+      await loadLog();
+      if (count) settleLog();
+    } catch (error) {
+      if (missing(error)) return;
+      if (error.field === "since") fieldError(sinceMessage(error));
+      else say("error", problem(error));
+    }
+  });
 });
 
 whenOpened(() => reset());
