@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export FLASK_APP := app
 
-.PHONY: run test test-quick install install-dev migrate worker clean
+.PHONY: run test test-quick install install-dev migrate worker clean messages
 # pytest-xdist processes for `make test` (each a whole test session of its own; 1: no xdist)
 PYTEST_WORKERS ?= 2
 
@@ -23,6 +23,11 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 
 install: $(VENV)/.runtime
 install-dev: $(VENV)/.dev
+
+## Extract every message of the code into app/translations/messages.pot and update each language's messages.po
+## (new messages untranslated, changed ones marked fuzzy); `make install` compiles them
+messages: install
+	$(BIN)/python -m app.i18n extract
 
 ## Serve the embedded default (SQLite, in-process jobs, mail in the log) on http://localhost:5000
 # The host and port are BASE_URL's default (app/config.py): signed in at another host, a browser

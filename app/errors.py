@@ -2,12 +2,14 @@
 
 Services raise ``ApiError`` (or a subclass) with a contract code; the status is
 looked up from ``STATUS``, so one code always has one status. This module imports
-nothing of the app, so that any layer may raise these; ``app.common.error_responses``
+nothing of the app but ``N_``, so that any layer may raise these; ``app.common.error_responses``
 renders them (and every other failure) into the envelope, a page or a form's redirect.
 """
 from __future__ import annotations
 
 from marshmallow import ValidationError as SchemaValidationError
+
+from app.messages import N_
 
 STATUS = {
     # contract
@@ -73,14 +75,14 @@ STATUS = {
 # Werkzeug's HTTP errors (raised by routing, the body reader, Flask-Limiter) by status
 # (``app.common.error_responses``).
 HTTP_CODES = {
-    400: ("VALIDATION_ERROR", "The request is malformed."),
-    401: ("UNAUTHENTICATED", "Authentication required."),
-    403: ("FORBIDDEN", "This request is not allowed."),
-    404: ("NOT_FOUND", "No such resource."),
-    405: ("METHOD_NOT_ALLOWED", "This method is not allowed for this address."),
-    413: ("CONTENT_TOO_LARGE", "The request body is larger than 1 MiB."),
-    415: ("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json."),
-    429: ("RATE_LIMITED", "Too many requests; retry after the time given in Retry-After."),
+    400: ("VALIDATION_ERROR", N_("The request is malformed.")),
+    401: ("UNAUTHENTICATED", N_("Authentication required.")),
+    403: ("FORBIDDEN", N_("This request is not allowed.")),
+    404: ("NOT_FOUND", N_("No such resource.")),
+    405: ("METHOD_NOT_ALLOWED", N_("This method is not allowed for this address.")),
+    413: ("CONTENT_TOO_LARGE", N_("The request body is larger than 1 MiB.")),
+    415: ("UNSUPPORTED_MEDIA_TYPE", N_("Send the body as application/json.")),
+    429: ("RATE_LIMITED", N_("Too many requests; retry after the time given in Retry-After.")),
 }
 
 
@@ -88,14 +90,18 @@ class ApiError(Exception):
     """An error the client can act on: a contract code, a message, optional details."""
 
     code = "INTERNAL_ERROR"
-    message = "Something went wrong."
+    message = N_("Something went wrong.")
 
     def __init__(self, code: str | None = None, message: str | None = None, details: dict | None = None,
-                 headers: dict | None = None):
+                 headers: dict | None = None, values: dict | None = None):
         self.code = code or self.code
         if self.code not in STATUS:
             raise ValueError(f"unknown error code {self.code}")
-        self.message = message or self.message
+        # ``message`` is a msgid of the catalogue; ``values`` fill its ``%(name)s`` places (after translation,
+        # app.common.wording.said). ``self.message`` is the English text.
+        self.template = message or self.message
+        self.values = values or {}
+        self.message = self.template % english(self.values) if self.values else self.template
         self.details = details
         self.headers = headers or {}
         super().__init__(self.code, self.message)
@@ -105,23 +111,29 @@ class ApiError(Exception):
         return STATUS[self.code]
 
 
+def english(values: dict) -> dict:
+    """Numbers as English writes them (12,000); the translated message uses the reader's way."""
+    return {name: f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else value
+            for name, value in values.items()}
+
+
 class InvalidField(ApiError):
     """400 VALIDATION_ERROR naming one field."""
 
     code = "VALIDATION_ERROR"
 
-    def __init__(self, field: str, message: str):
-        super().__init__(message=f"{field}: {message}", details={"field": field})
+    def __init__(self, field: str, message: str, values: dict | None = None):
+        super().__init__(message=f"{field}: {message}", details={"field": field}, values=values)
 
 
 class Unauthenticated(ApiError):
     code = "UNAUTHENTICATED"
-    message = "Sign in to use this endpoint."
+    message = N_("Sign in to use this endpoint.")
 
 
 class NotFound(ApiError):
     code = "NOT_FOUND"
-    message = "No such resource."
+    message = N_("No such resource.")
 
 
 class ServiceUnavailable(ApiError):
@@ -129,7 +141,7 @@ class ServiceUnavailable(ApiError):
     sent again."""
 
     code = "SERVICE_UNAVAILABLE"
-    message = "The service is briefly unavailable. Retry after the number of seconds in Retry-After."
+    message = N_("The service is briefly unavailable. Retry after the number of seconds in Retry-After.")
     retry_after = 5  # seconds: a restarting database is usually back, and the pool reconnects per request
 
     def __init__(self):
@@ -157,7 +169,7 @@ def from_schema_error(exc: SchemaValidationError) -> ApiError:
     """A marshmallow error as 400 VALIDATION_ERROR; ``details.field`` is the first field."""
     flat = flatten_messages(exc.messages)
     field, message = next(iter(flat.items()))
-    details = {"field": field}
+    error = InvalidField(field, message)
     if len(flat) > 1:
-        details["errors"] = flat
-    return ApiError("VALIDATION_ERROR", f"{field}: {message}", details)
+        error.details["errors"] = flat
+    return error

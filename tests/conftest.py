@@ -267,7 +267,8 @@ def query(app):
 
 @pytest.fixture
 def make_app(test_env):
-    """Build another app: ``make_app(name="testing", env=test_env, **variables)`` (None drops a variable).
+    """Build another app: ``make_app(name="testing", env=test_env, config=None, **variables)`` (None drops a
+    variable; ``config`` sets what no variable does).
 
     Flask-Limiter keeps one storage per ``Limiter`` and the newest app replaces
     it, so the session app's limiter state is put back afterwards.
@@ -280,9 +281,9 @@ def make_app(test_env):
 
     built, engines = [], []
 
-    def build(name: str = "testing", env: dict | None = None, **variables):
+    def build(name: str = "testing", env: dict | None = None, config: dict | None = None, **variables):
         env = {k: v for k, v in {**(test_env if env is None else env), **variables}.items() if v is not None}
-        built.append(create_app(config_for(name, env)))
+        built.append(create_app({**config_for(name, env), **(config or {})}))
         with built[-1].app_context():  # now, before a test adds a teardown of its own that raises
             engines.extend(db.engines.values())
         return built[-1]

@@ -93,7 +93,8 @@ def create_token(user: User, name: str) -> ApiToken:
     tokens.signing_key()
     live = db.session.scalar(db.select(func.count()).select_from(_live(user).subquery()))
     if live >= MAX_LIVE:
-        raise ApiError("FORBIDDEN", f"You have {MAX_LIVE} API tokens: revoke one first.", {"limit": MAX_LIVE})
+        raise ApiError("FORBIDDEN", "You have %(limit)s API tokens: revoke one first.", {"limit": MAX_LIVE},
+                       values={"limit": MAX_LIVE})
     raw = tokens.issue_refresh_token(user)
     db.session.flush()
     token = db.session.scalar(db.select(RefreshToken).where(RefreshToken.token_hash == hash_token(raw)))

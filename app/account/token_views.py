@@ -10,6 +10,7 @@ from app.account import api_tokens
 from app.auth.sudo import sudo_required
 from app.common.http import json_body, ok
 from app.common.openapi import api_doc
+from app.messages import N_
 
 bp = Blueprint("account_tokens", __name__, url_prefix="/api")
 
@@ -35,7 +36,7 @@ def create_token():
     data = json_body(api_tokens.ApiTokenCreateSchema())
     created = api_tokens.create_token(current_user, data["name"])
     return ok(api_tokens.ApiTokenCreatedSchema().dump(created), status=201,
-              message="API token created. Copy it now: it is not shown again.")
+              message=N_("API token created. Copy it now: it is not shown again."))
 
 
 @bp.delete("/account/tokens/<token_id>")
@@ -46,4 +47,4 @@ def create_token():
 def revoke_token(token_id: str):
     api_tokens.revoke_token(current_user, token_id)
     return ok(api_tokens.ApiTokensSchema().dump({"tokens": api_tokens.tokens_of(current_user)}),
-              message="API token revoked.")
+              message=N_("API token revoked."))

@@ -15,6 +15,7 @@ from app.common.http import json_body, ok
 from app.common.openapi import api_doc
 from app.common.ratelimit import configured, counting_failures, failed
 from app.extensions import limiter
+from app.messages import N_
 
 bp = Blueprint("account", __name__, url_prefix="/api")
 
@@ -33,7 +34,7 @@ def get_account():
          auth=True, body=schemas.AccountUpdateSchema, responses={200: ("Updated account", schemas.AccountSchema)})
 def update_account():
     account = service.update_profile(current_user, json_body(schemas.AccountUpdateSchema()))
-    return ok(schemas.AccountSchema().dump(account), message="Account updated.")
+    return ok(schemas.AccountSchema().dump(account), message=N_("Account updated."))
 
 
 def _user_key() -> str:
@@ -69,11 +70,11 @@ def update_security():
 def _message(result: dict) -> str:
     said = []
     if result["passwordUpdated"]:
-        said.append("Your password has been changed; your other sessions and API tokens are signed out.")
+        said.append(N_("Your password has been changed; your other sessions and API tokens are signed out."))
     if result["backupCodes"]:
-        said.append("Two-factor sign-in is on: add the account to your authenticator app and keep the backup "
-                    "codes somewhere safe (this session shows them until you dismiss them).")
-    return " ".join(said) or "Your security settings have been saved."
+        said.append(N_("Two-factor sign-in is on: add the account to your authenticator app and keep the backup "
+                       "codes somewhere safe (this session shows them until you dismiss them)."))
+    return " ".join(said) or N_("Your security settings have been saved.")
 
 
 @bp.post("/account/two-factor/setup")
@@ -91,8 +92,8 @@ def start_two_factor_setup():
         secret, uri, until = credentials.start_two_factor_setup(current_user, **data, session=sudo.current())
     result = {"twoFactorEnabled": False, "otpauthUri": uri, "secret": secret, "expiresAt": until}
     return ok(schemas.TwoFactorSetupResultSchema().dump(result),
-              message="Add the account to your authenticator app, then confirm with a code from it: two-factor "
-                      "sign-in turns on then.")
+              message=N_("Add the account to your authenticator app, then confirm with a code from it: two-factor "
+                         "sign-in turns on then."))
 
 
 @bp.post("/account/two-factor/confirm")
@@ -112,8 +113,8 @@ def confirm_two_factor():
     with counting_failures("two_factor_failed", "INVALID_TWO_FACTOR_CODE"):
         codes = credentials.confirm_two_factor(current_user, code, sudo.current())
     result = {"twoFactorEnabled": True, "confirmed": True, "backupCodes": codes}
-    message = ("Two-factor sign-in is on: keep the backup codes somewhere safe (this session shows them until you "
-               "dismiss them)." if codes else "Two-factor sign-in is set up.")
+    message = (N_("Two-factor sign-in is on: keep the backup codes somewhere safe (this session shows them until "
+                  "you dismiss them).") if codes else N_("Two-factor sign-in is set up."))
     return ok(schemas.TwoFactorConfirmedSchema().dump(result), message=message)
 
 
@@ -126,7 +127,7 @@ def confirm_two_factor():
 def regenerate_backup_codes():
     codes = credentials.regenerate_backup_codes(current_user, sudo.current())
     return ok(schemas.BackupCodesSchema().dump({"backupCodes": codes}), status=201,
-              message="New backup codes: the old ones no longer work. Keep these somewhere safe.")
+              message=N_("New backup codes: the old ones no longer work. Keep these somewhere safe."))
 
 
 @bp.post("/account/two-factor/backup-codes/dismiss")
@@ -135,7 +136,7 @@ def regenerate_backup_codes():
          "with a bearer token)", tags=["account"], auth=True, responses={200: ("Dismissed", None)})
 def dismiss_backup_codes():
     credentials.dismiss_backup_codes(current_user, sudo.browser_session())
-    return ok(message="The backup codes are no longer shown.")
+    return ok(message=N_("The backup codes are no longer shown."))
 
 
 @bp.get("/account/identities")
@@ -152,7 +153,7 @@ def list_identities():
          tags=["account"], auth=True, responses={200: ("The identities left", schemas.IdentitiesSchema)})
 def unlink_identity(provider: str):
     remaining = identities.unlink_identity(current_user, provider)
-    return ok(schemas.IdentitiesSchema().dump(remaining), message="The account is no longer linked.")
+    return ok(schemas.IdentitiesSchema().dump(remaining), message=N_("The account is no longer linked."))
 
 
 # -- Passkeys (app/auth/passkeys.py; decisions "Passkeys") ----------------------------------------------
@@ -188,7 +189,7 @@ def passkey_registration_options():
 def add_passkey():
     data = json_body(schemas.PasskeyCreateSchema())
     passkey = passkeys.add_passkey(current_user, data["credential"], data.get("name"), session_id=sudo.current().id)
-    return ok(schemas.PasskeySchema().dump(passkey), status=201, message="Passkey added.")
+    return ok(schemas.PasskeySchema().dump(passkey), status=201, message=N_("Passkey added."))
 
 
 @bp.put("/account/passkeys/<passkey_id>")
@@ -198,7 +199,7 @@ def add_passkey():
 def rename_passkey(passkey_id: str):
     name = json_body(schemas.PasskeyRenameSchema())["name"]
     return ok(schemas.PasskeySchema().dump(passkeys.rename_passkey(current_user, passkey_id, name)),
-              message="Passkey renamed.")
+              message=N_("Passkey renamed."))
 
 
 @bp.delete("/account/passkeys/<passkey_id>")
@@ -207,4 +208,4 @@ def rename_passkey(passkey_id: str):
          tags=["account"], auth=True, responses={200: ("The passkeys left", schemas.PasskeysSchema)})
 def remove_passkey(passkey_id: str):
     left = passkeys.remove_passkey(current_user, passkey_id)
-    return ok(schemas.PasskeysSchema().dump({"passkeys": left}), message="Passkey removed.")
+    return ok(schemas.PasskeysSchema().dump({"passkeys": left}), message=N_("Passkey removed."))

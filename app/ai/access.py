@@ -1,7 +1,7 @@
 """Who may use the AI features: the plan's ``aiFeatures``."""
 from __future__ import annotations
 
-from app.billing.plans import PLANS, plan_for
+from app.billing.plans import PLANS, display_name, plan_for
 from app.errors import ApiError
 from app.users.models import User
 
@@ -18,8 +18,9 @@ def require_ai_features(user: User) -> None:
     that have them and where to upgrade."""
     if may_use_ai(user):
         return
-    plans = [plan.type for plan in PLANS.values() if plan.ai_features]
+    with_ai = [plan for plan in PLANS.values() if plan.ai_features]
     raise ApiError("PLAN_UPGRADE_REQUIRED",
-                   f"AI features are part of the {' and '.join(plans)} plans. Upgrade at {UPGRADE_PATH} "
+                   "AI features come with these plans: %(plans)s. Upgrade at %(upgrade)s "
                    "(or POST /api/account/subscription) to use them.",
-                   {"feature": "aiFeatures", "plans": plans, "upgradeUrl": UPGRADE_PATH})
+                   {"feature": "aiFeatures", "plans": [plan.type for plan in with_ai], "upgradeUrl": UPGRADE_PATH},
+                   values={"plans": ", ".join(str(display_name(plan)) for plan in with_ai), "upgrade": UPGRADE_PATH})

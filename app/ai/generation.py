@@ -117,7 +117,8 @@ def _work_entry(content: dict, index: int | None) -> dict:
     if index is None:
         raise InvalidField("entryIndex", "Required for bullets: the index of the workExperience entry.")
     if not 0 <= index < len(entries):
-        raise InvalidField("entryIndex", f"No workExperience entry {index}: the resume has {len(entries)}.")
+        raise InvalidField("entryIndex", "No workExperience entry %(index)s: the resume has %(count)s.",
+                           values={"index": index, "count": len(entries)})
     return entries[index]
 
 

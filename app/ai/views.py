@@ -11,6 +11,7 @@ from app.common.openapi import api_doc
 from app.common.ratelimit import configured
 from app.extensions import limiter
 from app.resumes.schemas import ExportResultSchema
+from app.messages import N_
 
 bp = Blueprint("ai", __name__, url_prefix="/api")
 
@@ -42,7 +43,7 @@ def generate_content(resume_id: str):
     data = json_body(generation.GenerateInputSchema())
     result = generation.generate(current_user, resume_id, data,
                                  already_counted=g.get("authenticated_by") == "bearer")
-    return ok(generation.GeneratedSchema().dump(result), message="Generated: review it before applying it.")
+    return ok(generation.GeneratedSchema().dump(result), message=N_("Generated: review it before applying it."))
 
 
 @bp.post("/resumes/<resume_id>/cover-letter/export")
@@ -53,4 +54,4 @@ def generate_content(resume_id: str):
          responses={201: ("The stored file", ExportResultSchema)})
 def export_cover_letter(resume_id: str):
     export = letters.export_cover_letter(current_user, resume_id, json_body(letters.CoverLetterExportSchema()))
-    return ok(ExportResultSchema().dump(export), status=201, message="Cover letter ready.")
+    return ok(ExportResultSchema().dump(export), status=201, message=N_("Cover letter ready."))

@@ -147,7 +147,8 @@ def add_passkey(user: User, credential: dict, name: str | None = None, *, sessio
         challenge = parse_client_data_json(parsed.response.client_data_json).challenge
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         log.info("passkey registration unreadable: %s", exc)
-        raise ApiError(invalid.code, invalid.message, {**invalid.details, "reason": "verification"}) from None
+        raise ApiError(invalid.code, invalid.template, {**invalid.details, "reason": "verification"},
+                       values=invalid.values) from None
     _spend_challenge(challenge, PasskeyChallenge.REGISTER, user, invalid)
     rp_id, origin = relying_party()
     try:
@@ -156,7 +157,8 @@ def add_passkey(user: User, credential: dict, name: str | None = None, *, sessio
                                                 require_user_verification=True)
     except WebAuthnException as exc:
         log.info("passkey registration refused: %s", exc)
-        raise ApiError(invalid.code, invalid.message, {**invalid.details, "reason": "verification"}) from None
+        raise ApiError(invalid.code, invalid.template, {**invalid.details, "reason": "verification"},
+                       values=invalid.values) from None
     lock_user(user)
     count = db.session.scalar(db.select(func.count()).select_from(Passkey).where(Passkey.user_id == user.id))
     passkey = Passkey(id=new_id(), user_id=user.id, credential_id=bytes_to_base64url(verified.credential_id),
@@ -251,7 +253,8 @@ def authenticate(credential: dict, user: User | None = None) -> User:
     rejected = ApiError("PASSKEY_REJECTED", "That passkey did not sign you in.", {"field": "credential"})
 
     def reject(reason: str) -> ApiError:
-        return ApiError(rejected.code, rejected.message, {**rejected.details, "reason": reason})
+        return ApiError(rejected.code, rejected.template, {**rejected.details, "reason": reason},
+                        values=rejected.values)
 
     try:
         parsed = parse_authentication_credential_json(credential)

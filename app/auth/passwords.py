@@ -6,18 +6,21 @@ from functools import lru_cache
 import bcrypt
 from flask import current_app
 
+from app.messages import N_
+
 MIN_LENGTH = 8
 MAX_BYTES = 72  # bcrypt ignores anything past 72 bytes; longer passwords are refused
 
 
 def password_problem(password: str) -> str | None:
-    """Why ``password`` breaks the rule, or None when it is acceptable."""
+    """Why ``password`` breaks the rule (a message with %(length)s and %(bytes)s places), or None when it is
+    acceptable."""
     if len(password) < MIN_LENGTH:
-        return f"Use at least {MIN_LENGTH} characters."
+        return N_("The password is too weak. Use at least %(length)s characters.")
     if len(password.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        return f"Use at most {MAX_BYTES} bytes (UTF-8)."
+        return N_("The password is too weak. Use at most %(bytes)s bytes (UTF-8).")
     if not any(c.isalpha() for c in password) or not any(c.isdecimal() for c in password):
-        return "Use at least one letter and one digit."
+        return N_("The password is too weak. Use at least one letter and one digit.")
     return None
 
 

@@ -6,9 +6,11 @@ factories.
 """
 from __future__ import annotations
 
+from flask import has_request_context
 from sqlalchemy.exc import IntegrityError
 
-from app.auth.passwords import hash_password, password_problem
+from app import i18n
+from app.auth.passwords import MAX_BYTES, MIN_LENGTH, hash_password, password_problem
 from app.billing import service as billing
 from app.common.models import utcnow
 from app.errors import ApiError
@@ -20,9 +22,12 @@ from app.users.models import User
 
 def new_user(*, email: str, name: str, password_hash: str | None, verified: bool = False) -> User:
     """A user with its FREE subscription and a ``user.registered`` event, added to the session (the
-    caller commits)."""
+    caller commits). Made during a request, it starts in that request's language (``Accept-Language``:
+    the language of the page that signed up), so its first mail is in it too."""
     now = utcnow()
-    user = users.add_user(email=email, name=name, password_hash=password_hash, verified=verified, now=now)
+    language = i18n.language() if has_request_context() else None
+    user = users.add_user(email=email, name=name, password_hash=password_hash, verified=verified, now=now,
+                          preferences={"language": language} if language else None)
     billing.open_free_subscription(user, now)
     return user
 
@@ -31,7 +36,7 @@ def check_password_rule(password: str, field: str = "password") -> None:
     """Raises 422 WEAK_PASSWORD naming ``field`` when the password breaks the rule."""
     problem = password_problem(password)
     if problem:
-        raise ApiError("WEAK_PASSWORD", f"The password is too weak. {problem}", {"field": field})
+        raise ApiError("WEAK_PASSWORD", problem, {"field": field}, values={"length": MIN_LENGTH, "bytes": MAX_BYTES})
 
 
 def register(*, email: str, password: str, name: str) -> User:

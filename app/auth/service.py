@@ -216,7 +216,8 @@ def _provider_user(profile: Profile) -> User:
         return identity.user
     email = profile.email if profile.email_verified else None
     if not email or len(email) > 254:
-        raise ApiError("EMAIL_NOT_VERIFIED", f"{profile.provider} did not confirm a verified email address.")
+        raise ApiError("EMAIL_NOT_VERIFIED", "%(provider)s did not confirm a verified email address.",
+                       values={"provider": profile.provider})
     user = users.find_by_email(email)
     if user is None:
         user = new_user(email=email, name=_name_for(profile, email), password_hash=None, verified=True)
@@ -248,8 +249,8 @@ def check_no_identity_of(user: User, provider: str) -> None:
     if linked is not None:
         name = {"github": "GitHub", "google": "Google"}.get(provider, provider)
         raise ApiError("PROVIDER_ALREADY_LINKED",
-                       f"A {name} account is already linked to yours: unlink it first to link another.",
-                       {"field": "provider", "provider": provider})
+                       "A %(provider)s account is already linked to yours: unlink it first to link another.",
+                       {"field": "provider", "provider": provider}, values={"provider": name})
 
 
 def link_provider(user: User, profile: Profile) -> OAuthIdentity:
@@ -265,8 +266,8 @@ def link_provider(user: User, profile: Profile) -> OAuthIdentity:
         return db.session.scalar(db.select(OAuthIdentity).where(
             OAuthIdentity.provider == profile.provider, OAuthIdentity.provider_account_id == profile.account_id))
 
-    in_use = ApiError("IDENTITY_IN_USE", f"This {profile.provider} account is linked to another account.",
-                      {"field": "provider", "provider": profile.provider})
+    in_use = ApiError("IDENTITY_IN_USE", "This %(provider)s account is linked to another account.",
+                      {"field": "provider", "provider": profile.provider}, values={"provider": profile.provider})
     identity = linked()
     if identity is not None:
         if identity.user_id != user.id:

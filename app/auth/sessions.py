@@ -25,6 +25,7 @@ from app.billing import usage
 from app.common import connections
 from app.errors import ApiError, Unauthenticated
 from app.extensions import login_manager
+from app.messages import N_
 
 INVALID_TOKEN = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
 
@@ -121,7 +122,7 @@ def _load_bearer_user(header: str):
     scheme, _, raw = header.strip().partition(" ")
     loaded = service.load_bearer(raw.strip()) if scheme.lower() == "bearer" else None
     if loaded is None:
-        g.auth_error = Unauthenticated(message="The access token is missing, malformed, expired or revoked.",
+        g.auth_error = Unauthenticated(message=N_("The access token is missing, malformed, expired or revoked."),
                                        headers=INVALID_TOKEN)
         return None
     user, expires_at = loaded

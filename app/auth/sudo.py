@@ -84,9 +84,10 @@ def require_recent(user: User) -> BrowserSession:
     if sudo_until(session) is None:
         minutes = int(current_app.config["SUDO_LIFETIME"].total_seconds() // 60)
         raise ApiError("REAUTHENTICATION_REQUIRED",
-                       f"Confirm it is you: security changes need a sign-in within the last {minutes} minutes. "
+                       "Confirm it is you: security changes need a sign-in within the last %(minutes)s minutes. "
                        "Re-authenticate, then try again.",
-                       {"methods": methods_of(user), "reauthenticate": "/api/auth/reauthenticate"})
+                       {"methods": methods_of(user), "reauthenticate": "/api/auth/reauthenticate"},
+                       values={"minutes": minutes})
     return session
 
 

@@ -12,6 +12,7 @@ from app.common.http import json_body, ok
 from app.common.openapi import api_doc
 from app.common.ratelimit import configured, counting_failures, failed
 from app.extensions import limiter
+from app.messages import N_
 
 bp = Blueprint("reauth", __name__, url_prefix="/api")
 
@@ -56,7 +57,7 @@ def reauthenticate():
     data = json_body(schemas.ReauthenticateSchema())
     with counting_failures("reauthenticate_failed", *WRONG_PROOFS):
         until = reauthentication.reauthenticate(current_user, session, **data)
-    return ok(_status(session, until), message="Confirmed: you can change your security settings now.")
+    return ok(_status(session, until), message=N_("Confirmed: you can change your security settings now."))
 
 
 @bp.post("/auth/reauthenticate/passkey/options")
@@ -82,4 +83,4 @@ def reauthentication_passkey_options():
 def mail_reauthentication_code():
     sudo.browser_session()
     reauthentication.request_code(current_user)
-    return ok(message="We mailed you a code. Enter it to confirm it is you.")
+    return ok(message=N_("We mailed you a code. Enter it to confirm it is you."))

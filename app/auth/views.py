@@ -19,6 +19,7 @@ from app.common.ratelimit import configured, counting_failures, email_key, faile
 from app.common.security import same_origin_url
 from app.errors import ApiError, Unauthenticated
 from app.extensions import limiter
+from app.messages import N_
 
 log = logging.getLogger(__name__)
 bp = Blueprint("auth", __name__, url_prefix="/api")
@@ -96,7 +97,7 @@ def register():
     data = json_body(schemas.RegisterSchema())
     user = service.register(**data)
     return ok(schemas.RegisteredUserSchema().dump(user), status=201,
-              message="Registered. Check your email for a verification link.")
+              message=N_("Registered. Check your email for a verification link."))
 
 
 @bp.post("/verify-email")
@@ -104,7 +105,7 @@ def register():
          responses={200: ("Verified", None)})
 def verify_email():
     service.verify_email(json_body(schemas.TokenSchema())["token"])
-    return ok(message="Email verified. You can sign in now.")
+    return ok(message=N_("Email verified. You can sign in now."))
 
 
 @bp.post("/resend-verification")
@@ -131,7 +132,7 @@ def forgot_password():
 def reset_password():
     data = json_body(schemas.ResetPasswordSchema())
     service.reset_password(data["token"], data["password"])
-    return ok(message="Your password has been changed. Sign in with the new one.")
+    return ok(message=N_("Your password has been changed. Sign in with the new one."))
 
 
 @bp.post("/auth/signin")

@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlalchemy import select
 
 from app.billing.models import PaymentIntent, Subscription
-from app.billing.plans import add_months, plan_for
+from app.billing.plans import add_months, display_name, plan_for
 from app.billing.shared import (CENT, OWED, cancel_waiting_payments, enterprise_is_not_self_serve, keep_card, lock,
                                 payment_failed, paying, plan_by_id, price_of, record_change, settle, write_off)
 from app.common.models import utcnow
@@ -78,8 +78,10 @@ def quote(sub: Subscription, data: dict, now: datetime) -> Quote:
     if action == "downgrade":
         target, current = plan_by_id(data["planId"]), plan_for(sub.type)
         if RANK[target.type] >= RANK[sub.type]:
-            raise InvalidField("planId", f"{target.name} is not below your {current.name} plan"
-                                         f"{': use upgrade' if RANK[target.type] > RANK[sub.type] else ''}.")
+            names = {"target": display_name(target), "current": display_name(current)}
+            if RANK[target.type] > RANK[sub.type]:
+                raise InvalidField("planId", "%(target)s is not below your %(current)s plan: use upgrade.", values=names)
+            raise InvalidField("planId", "%(target)s is not below your %(current)s plan.", values=names)
         if target.type == "PREMIUM" and not sub.payment_method_id:
             raise InvalidField("planId", "There is no card on file to pay for Premium: add one with "
                                          "update_payment_method first.")
@@ -96,8 +98,10 @@ def _quote_upgrade(sub: Subscription, data: dict, now: datetime) -> Quote:
         raise enterprise_is_not_self_serve()
     current = plan_for(sub.type)
     if RANK[target.type] <= RANK[sub.type]:
-        raise InvalidField("planId", f"{target.name} is not above your {current.name} plan"
-                                     f"{': use downgrade' if RANK[target.type] < RANK[sub.type] else ''}.")
+        names = {"target": display_name(target), "current": display_name(current)}
+        if RANK[target.type] < RANK[sub.type]:
+            raise InvalidField("planId", "%(target)s is not above your %(current)s plan: use downgrade.", values=names)
+        raise InvalidField("planId", "%(target)s is not above your %(current)s plan.", values=names)
     payment_method_id = data.get("paymentMethodId") or sub.payment_method_id
     if not payment_method_id:
         raise InvalidField("paymentMethodId", "There is no card on file: give paymentMethodId.")
@@ -206,7 +210,7 @@ def grant_enterprise(email: str) -> tuple[Subscription, bool]:
     USER_NOT_FOUND."""
     user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
     if user is None:
-        raise ApiError("USER_NOT_FOUND", f"No account has the email {email.strip().lower()}.")
+        raise ApiError("USER_NOT_FOUND", "No account has the email %(email)s.", values={"email": email.strip().lower()})
     sub = lock(user.id)
     previous = sub.type
     if previous != "ENTERPRISE":

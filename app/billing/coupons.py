@@ -25,7 +25,7 @@ def create_coupon(code: str, percent_off: int, *, max_redemptions: int | None = 
         raise InvalidField("maxRedemptions", "Must be at least 1.")
     if expires_at is not None and (expires_at.tzinfo is None or expires_at <= utcnow()):
         raise InvalidField("expiresAt", "Must be a moment in the future, with a time zone.")
-    taken = InvalidField("code", f"A coupon with the code {code} already exists.")
+    taken = InvalidField("code", "A coupon with the code %(code)s already exists.", values={"code": code})
     if db.session.scalar(select(Coupon.id).where(Coupon.code == code)) is not None:
         raise taken
     coupon = Coupon(code=code, percent_off=percent_off, max_redemptions=max_redemptions, expires_at=expires_at,

@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 
 from app.billing.coupons import redeem, usable_coupon
 from app.billing.models import Coupon, PaymentIntent, Subscription
-from app.billing.plans import add_months, plan_for
+from app.billing.plans import add_months, display_name, plan_for
 from app.billing.shared import (CANCELED, cancel_waiting_payments, coupon_by_id, enterprise_is_not_self_serve,
                                 keep_card, lock, paying, plan_by_id, price_of, record_change)
 from app.common.models import utcnow
@@ -75,11 +75,13 @@ def subscribe(user: User, data: dict) -> SubscribeResult:
         raise InvalidField("planId", "Free needs no subscription: to leave Premium, cancel it with PUT.")
     sub = lock(user.id)
     if sub.status == "PAST_DUE":
-        raise InvalidField("planId", f"Your {plan_for(sub.type).name} payment is past due: give another card with "
-                                     "PUT /api/account/subscription (action update_payment_method).")
+        raise InvalidField("planId", "Your %(plan)s payment is past due: give another card with "
+                                     "PUT /api/account/subscription (action update_payment_method).",
+                           values={"plan": display_name(plan_for(sub.type))})
     if sub.type != "FREE":
-        raise InvalidField("planId", f"You already have the {plan_for(sub.type).name} plan: change it with "
-                                     "PUT /api/account/subscription (action upgrade, downgrade or reactivate).")
+        raise InvalidField("planId", "You already have the %(plan)s plan: change it with "
+                                     "PUT /api/account/subscription (action upgrade, downgrade or reactivate).",
+                           values={"plan": display_name(plan_for(sub.type))})
     coupon = usable_coupon(data["couponCode"]) if data.get("couponCode") else None
     user_id, email, sub_id = user.id, user.email, sub.id
     provider = payments.provider()

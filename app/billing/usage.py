@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, update
 
 from app.billing.models import Subscription
-from app.billing.plans import UNLIMITED, plan_for
+from app.billing.plans import UNLIMITED, display_name, plan_for
 from app.errors import ApiError
 from app.extensions import db
 from app.users.models import User
@@ -82,8 +82,9 @@ def check_room_for_a_resume(user: User) -> None:
 
 def _resume_limit(plan) -> ApiError:
     return ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                    f"The {plan.name} plan allows {plan.resumes_limit} resumes. Upgrade for more.",
-                    {"limit": plan.resumes_limit, "resource": "resumes"})
+                    "The %(plan)s plan allows %(limit)s resumes. Upgrade for more.",
+                    {"limit": plan.resumes_limit, "resource": "resumes"},
+                    values={"plan": display_name(plan), "limit": plan.resumes_limit})
 
 
 def count_one_fewer_resume(user_id: str) -> None:
@@ -123,5 +124,5 @@ def release_storage(user_id: str, size: int) -> None:
 
 def storage_full(limit: int) -> ApiError:
     return ApiError("SUBSCRIPTION_LIMIT_EXCEEDED",
-                    f"This export would pass your plan's storage of {limit} bytes. Delete old exports or upgrade.",
-                    {"limit": limit, "resource": "storage"})
+                    "This export would pass your plan's storage of %(limit)s bytes. Delete old exports or upgrade.",
+                    {"limit": limit, "resource": "storage"}, values={"limit": limit})

@@ -10,6 +10,7 @@ from app.billing import service
 from app.common.http import json_body, ok
 from app.common.idempotency import idempotent
 from app.common.openapi import api_doc
+from app.messages import N_
 
 bp = Blueprint("billing", __name__, url_prefix="/api")
 
@@ -41,8 +42,8 @@ def get_subscription():
 @idempotent
 def subscribe():
     result = service.subscribe(current_user, json_body(schemas.SubscribeSchema()))
-    message = "Confirm the payment at nextAction.url to finish subscribing." if result.requires_action \
-        else "Subscribed."
+    message = N_("Confirm the payment at nextAction.url to finish subscribing.") if result.requires_action \
+        else N_("Subscribed.")
     return ok(schemas.SubscribeResultSchema().dump(result), status=201, message=message)
 
 

@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from app.common.database import database_unavailable, outage_summary, rollback_session
 from app.common.negotiation import form_error_redirect, wants_json_errors
+from app.common.wording import said
 from app.errors import HTTP_CODES, ApiError, ServiceUnavailable, from_schema_error
 from app.queue import QueueUnavailable
 
@@ -28,14 +29,16 @@ def render(err: ApiError):
     error_redirect = form_error_redirect()
     if error_redirect is not None:
         return redirect(error_redirect(err.code), 302)
+    field = err.details.get("field") if isinstance(err.details, dict) else None
+    message = said(err.template, field, err.values)
     if wants_json_errors():
-        body = {"error": err.message, "code": err.code}
+        body = {"error": message, "code": err.code}
         if err.details:
             body["details"] = err.details
         response = jsonify(body)
     else:
         response = make_response(render_template("pages/error.html", status=err.status, code=err.code,
-                                                 message=err.message))
+                                                 message=message))
     response.status_code = err.status
     response.headers.update(err.headers)
     if "Retry-After" in err.headers:

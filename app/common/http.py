@@ -24,8 +24,10 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from app.common.negotiation import is_form_post, upload_limit
+from app.common.wording import said
 from app.config import API_VERSION
 from app.errors import ApiError
+from app.messages import N_
 
 REQUEST_ID_PATTERN = r"[A-Za-z0-9._:-]{1,128}"  # what an incoming X-Request-ID must be to be kept
 _REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
@@ -118,7 +120,7 @@ def ok(data=None, *, message: str | None = None, status: int = 200, meta: dict |
     if data is not None:
         body["data"] = data
     if message is not None:
-        body["message"] = message
+        body["message"] = said(message)  # a msgid, in the reader's language
     if meta is not None:
         body["meta"] = meta
     response = jsonify(body)
@@ -170,8 +172,8 @@ def install_request_hooks(app: Flask) -> None:
         if request.method in SAFE_METHODS or _bearer_api_request():
             return
         if not _from_this_site():
-            message = ("Form posts from another site are refused." if is_form_post()
-                       else "Requests from another site are refused.")
+            message = (N_("Form posts from another site are refused.") if is_form_post()
+                       else N_("Requests from another site are refused."))
             raise ApiError("FORBIDDEN", message)
 
     @app.before_request
@@ -182,8 +184,8 @@ def install_request_hooks(app: Flask) -> None:
         limit = upload_limit()
         if limit is not None:
             request.max_content_length = limit
-            too_large = ApiError("CONTENT_TOO_LARGE", f"The upload is larger than {limit / 1048576:g} MiB.",
-                                 {"field": "file", "limit": limit})
+            too_large = ApiError("CONTENT_TOO_LARGE", "The upload is larger than %(megabytes)s MiB.",
+                                 {"field": "file", "limit": limit}, values={"megabytes": f"{limit / 1048576:g}"})
         else:
             limit, too_large = current_app.config["MAX_CONTENT_LENGTH"], RequestEntityTooLarge()
         if limit is not None and (request.content_length or 0) > limit:

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from app.common.models import UTCDateTime, id_column, utcnow
 from app.errors import ApiError, InvalidField
 from app.extensions import db
+from app.messages import N_
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -53,7 +54,7 @@ REPLAYED_RESPONSE_HEADER = {
 }
 
 RUNNING, DONE = "running", "done"
-IN_USE_MESSAGE = "A request with this Idempotency-Key is still running; retry once it has answered."
+IN_USE_MESSAGE = N_("A request with this Idempotency-Key is still running; retry once it has answered.")
 
 
 class IdempotencyKey(db.Model):

@@ -50,7 +50,12 @@ class OutboundError(Exception):
 
 
 class TargetRefused(OutboundError):
-    """The URL is not allowed: scheme, user information, or the class of an address it leads to."""
+    """The URL is not allowed: scheme, user information, or the class of an address it leads to. The message
+    is a msgid of the catalogue; ``values`` fill its places (the webhooks' API says it in the reader's words)."""
+
+    def __init__(self, message: str, **values):
+        super().__init__(message % values if values else message)
+        self.template, self.values = message, values
 
 
 class OutboundTimeout(OutboundError):
@@ -222,9 +227,9 @@ def check_url(url: str, *, allow_private: bool = False) -> Target:
 
     if not allow_private and not all(is_public_address(str(address)) for address in addresses):
         if len(addresses) == 1 and str(addresses[0]) == host:
-            raise TargetRefused(f"{host} is not a public address")
+            raise TargetRefused("%(host)s is not a public address", host=host)
         # The addresses themselves stay out of the message: they would tell a user about the internal network.
-        raise TargetRefused(f"{host} resolves to a non-public address")
+        raise TargetRefused("%(host)s resolves to a non-public address", host=host)
     path = parts.path or "/"
     if parts.query:
         path = f"{path}?{parts.query}"

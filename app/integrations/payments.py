@@ -32,6 +32,7 @@ from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from app.common.models import utcnow
+from app.messages import N_
 
 REQUIRES_CONFIRMATION = "requires_confirmation"
 REQUIRES_ACTION = "requires_action"
@@ -74,7 +75,7 @@ class UnknownPaymentMethod(PaymentError):
 class PaymentDeclined(PaymentError):
     """The card was declined; ``decline_code`` says why (``generic_decline``, ``insufficient_funds``, ...)."""
 
-    def __init__(self, decline_code: str, message: str = "The card was declined."):
+    def __init__(self, decline_code: str, message: str = N_("The card was declined.")):
         super().__init__(decline_code, message)
         self.decline_code = decline_code
         self.message = message
@@ -144,12 +145,12 @@ TEST_CARDS = {
 TEST_CARD_EXPIRY_YEARS = 3  # every test card expires in December, this many years from now
 
 DECLINE_MESSAGES = {
-    "generic_decline": "The card was declined.",
-    "insufficient_funds": "The card has insufficient funds.",
-    "expired_card": "The card has expired.",
-    "authentication_required": "The card needs its holder's authentication for every payment, which cannot "
-                               "happen without them.",
-    "authentication_failed": "The card holder did not complete the authentication.",
+    "generic_decline": N_("The card was declined."),
+    "insufficient_funds": N_("The card has insufficient funds."),
+    "expired_card": N_("The card has expired."),
+    "authentication_required": N_("The card needs its holder's authentication for every payment, which cannot "
+                                  "happen without them."),
+    "authentication_failed": N_("The card holder did not complete the authentication."),
 }
 
 

@@ -50,39 +50,6 @@ from app.users.models import THEMES
 
 log = logging.getLogger(__name__)
 
-# What the scripts show (translated through this area's catalogue).
-STRINGS = (
-    "Profile saved.", "Preferences saved.", "Your password has been changed.",
-    "The current password is incorrect.", "The new passwords do not match.",
-    "That code is not valid. Try again.", "Enter the 6-digit code from your authenticator app.",
-    "Two-factor sign-in is set up.", "Two-factor sign-in is off.", "Copied.",
-    "Copy failed: select the codes and copy them.",
-    "This set-up has expired. Set it up again.",
-    "This is the only way to sign in to your account. Set a password (forgot password) or link another "
-    "account first.",
-    "{provider} is no longer linked.", "Linked {date}", "Unlink {provider}", "Link {provider}",
-    "No account is linked.", "Linked {provider}.",
-    "That account is already linked to another account: sign in to that one and unlink it first.",
-    "An account of that provider is already linked: unlink it first to link another.",
-    "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
-    "Linking with that provider did not work. Try again.",
-    "Enter your current password.", "At least 8 characters, with a letter and a digit.",
-    "Last used {date}", "Not used yet", "Added {date}", "Rename {name}", "Remove {name}", "Rename", "Remove",
-    "No passkey yet.", "The passkey request was cancelled or timed out.",
-    "This device already keeps a passkey for your account.", "This browser could not make a passkey.",
-    "Passkey added.", "New name of {name}", "Save", "Cancel", "Passkey renamed.", "Passkey removed.",
-    "This passkey is your only way to sign in. Set a password (forgot password), link an account or add another "
-    "passkey first.",
-    "The passkey could not be added. Try again.",
-    # sudo mode (account/reauth.js) and the backup codes (account/security.js)
-    "Not changed: confirm it is you to make this change.", "You can change your security settings now.",
-    "We mailed you a code. Enter it below.", "That code is not valid: use the newest code we mailed you, once.",
-    "That code has expired: ask for a new one.", "That passkey did not confirm it is you.",
-    "The password is incorrect.", "This browser cannot use passkeys.",
-    "That code has just been used. Wait for the next one from your app, or use an unused backup code.",
-    "This set-up was started in another browser. Finish it there, or set it up again here.",
-    "Make new backup codes? The old ones stop working.", "New backup codes: the old ones no longer work.",
-)
 LANGUAGE_NAMES = {"en": "English", "zh-cn": "简体中文"}
 # Pillow's format names of the images a browser shows everywhere, with the media type served for each.
 AVATAR_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
@@ -109,7 +76,7 @@ def account_page():
     session_id = session.id if session else None
     setup_secret = credentials.setup_secret(current_user, session_id)
     return render_page(
-        "pages/account.html", strings=STRINGS, account=account, languages=LANGUAGE_NAMES, themes=THEMES,
+        "pages/account.html", scripts="account", account=account, languages=LANGUAGE_NAMES, themes=THEMES,
         time_zones=_time_zones(account.preferences["timezone"]),
         has_password=current_user.password_hash is not None,
         two_factor_enabled=current_user.two_factor_enabled,

@@ -22,49 +22,23 @@ from flask_login import current_user
 from app.ai import provider
 from app.billing.plans import PLANS, UNLIMITED, Plan
 from app.integrations import payments
+from app.messages import N_
 from app.pages.shell import render_page, signed_in_page
 from app.pages.views import bp
 
-# Every message the billing scripts show (i18n.page_strings translates them into the page).
-STRINGS = (
-    "Priced by our sales team",
-    "{amount} / month", "{amount} on {date}", "Nothing is scheduled to be charged.",
-    "{start} to {end}", "{brand} ending in {last4}, expires {month}/{year}", "No card on file",
-    "Your subscription is canceled: {plan} stays until {date}, then you are on Free.",
-    "A downgrade is scheduled: your plan becomes {plan} on {date}.",
-    "Your last payment was declined. Give another card by {date} to keep {plan}.",
-    # the subscribe dialog
-    "Charged now", "Takes effect", "Then", "Prorated amount", "Today ({date})", "{amount} on {date}, then monthly",
-    "Working it out…", "Subscribe and pay", "Pay and upgrade",
-    "Sending you to your bank to confirm the payment…",
-    # the change dialog
-    "Downgrade to {plan}?", "Cancel your subscription?", "Reactivate {plan}?",
-    "You keep {current} until {date}; then your plan becomes {plan}. Nothing is refunded for the rest of the "
-    "period.",
-    "{current} stays until {date}; then you are on Free and nothing more is charged.",
-    "What was scheduled for {date} is undone: your {plan} plan renews as it is.",
-    "Schedule the downgrade", "Cancel subscription", "Reactivate",
-    "Next billing", "No further charge",
-    # outcomes
-    "You now have Premium. Thank you!", "Your payment was confirmed: you now have Premium.",
-    "The payment was not completed: your plan is unchanged.",
-    "Downgrade scheduled for {date}.", "Your subscription ends on {date}.", "Your plan renews as it is.",
-    "Your card has been changed.",
-    # errors in words
-    "The card was declined.", "The card has insufficient funds.", "The card has expired.",
-    "This card asks its holder to confirm every payment, which only works when you start a new period "
-    "today. Choose that, or use another card.",
-    "The card holder did not complete the authentication.",
-    "Payment failed: {reason} Nothing was charged.",
-    "Choose a card.", "There is no such card.", "This coupon does not exist, has expired or is used up.",
-    "You already have a paid plan: change it below.",
-    "You have no paid subscription to change.",
-)
 
-AI_FEATURE = "AI features"  # the plans' feature that needs AI writing set up on the server
-AI_UNAVAILABLE = "AI writing is not available on this server (the analysis against a job is)."
+AI_FEATURE = N_("AI features")  # the plans' feature that needs AI writing set up on the server
+AI_UNAVAILABLE = N_("AI writing is not available on this server (the analysis against a job is).")
 # How the sandbox's decline codes read in a card's name.
-DECLINE_NAMES = {"insufficient_funds": "Declined card: insufficient funds", "expired_card": "Declined card: expired"}
+DECLINE_NAMES = {"insufficient_funds": N_("Declined card: insufficient funds"),
+                 "expired_card": N_("Declined card: expired")}
+
+
+def plan_name(plan: Plan) -> str:
+    """A plan's name, translated (with a context: "Premium" is a template's tier too)."""
+    names = {"FREE": pgettext("plan", "Free"), "PREMIUM": pgettext("plan", "Premium"),
+             "ENTERPRISE": pgettext("plan", "Enterprise")}
+    return names.get(plan.type, plan.name)
 
 
 def _plan(plan: Plan, ai_writing: bool = True) -> dict:
@@ -78,21 +52,21 @@ def _plan(plan: Plan, ai_writing: bool = True) -> dict:
         return {"text": _(name), "note": _(AI_UNAVAILABLE) if unavailable else None}
 
     lines = [{"text": text, "note": None} for text in (
-        limit(plan.resumes_limit, "Unlimited resumes", "Up to %(n)s resumes", n=plan.resumes_limit),
-        limit(plan.shares_limit, "Unlimited share links", "Up to %(n)s shared resumes", n=plan.shares_limit),
-        limit(plan.storage_limit, "Unlimited storage", "%(n)s MB of storage",
+        limit(plan.resumes_limit, N_("Unlimited resumes"), N_("Up to %(n)s resumes"), n=plan.resumes_limit),
+        limit(plan.shares_limit, N_("Unlimited share links"), N_("Up to %(n)s shared resumes"), n=plan.shares_limit),
+        limit(plan.storage_limit, N_("Unlimited storage"), N_("%(n)s MB of storage"),
               n=plan.storage_limit // (1024 * 1024)),
-        limit(plan.api_requests_limit, "Unlimited API requests", "%(n)s API requests a month",
+        limit(plan.api_requests_limit, N_("Unlimited API requests"), N_("%(n)s API requests a month"),
               n=plan.api_requests_limit),
     )] + [feature(name) for name in plan.features]
-    return {"id": plan.id, "type": plan.type, "name": pgettext("plan", plan.name), "price": plan.price,
+    return {"id": plan.id, "type": plan.type, "name": plan_name(plan), "price": plan.price,
             "currency": plan.currency, "lines": lines}
 
 
 def names() -> dict[str, str]:
     """Plan and status names for the scripts. With a context (``msgctxt``), since other areas' catalogues
     translate the bare words differently ("Premium" as a template's tier, "Active" as a webhook's state)."""
-    return {**{plan.type: pgettext("plan", plan.name) for plan in PLANS.values()},
+    return {**{plan.type: plan_name(plan) for plan in PLANS.values()},
             "ACTIVE": pgettext("subscription status", "Active"),
             "PAST_DUE": pgettext("subscription status", "Past due")}
 
@@ -122,6 +96,6 @@ def sandbox_cards() -> list[dict]:
 @signed_in_page
 def billing():
     timezone = (current_user.preferences or {}).get("timezone") or "UTC"
-    return render_page("pages/billing.html", strings=STRINGS, timezone=timezone, names=names(),
+    return render_page("pages/billing.html", scripts="account", timezone=timezone, names=names(),
                        plans=[_plan(plan, provider.configured(current_app.config)) for plan in PLANS.values()],
                        test_cards=sandbox_cards())

@@ -12,8 +12,9 @@ from flask import render_template, request
 from flask_babel import gettext
 
 from app.billing import service as billing
-from app.errors import ApiError
-from app.pages.views import bp, said
+from app.common.wording import said
+from app.errors import InvalidField
+from app.pages.views import bp
 
 
 @bp.route("/payments/authenticate/<token>", methods=["GET", "POST"])
@@ -23,7 +24,7 @@ def authenticate_payment(token: str):
                                payment=billing.pending_payment(token))
     outcome = request.form.get("outcome", "complete")
     if outcome not in ("complete", "fail"):
-        raise ApiError("VALIDATION_ERROR", "outcome: choose complete or fail.", {"field": "outcome"})
+        raise InvalidField("outcome", "choose complete or fail.")
     result = billing.complete_payment(token, approved=outcome == "complete")
     # The way back: the subscription page says what the payment changed (account/billing.js reads ?payment=).
     back = f"/billing?payment={'complete' if result.completed else 'failed'}"

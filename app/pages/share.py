@@ -18,17 +18,19 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from marshmallow import EXCLUDE, ValidationError
 
 from app.common.ratelimit import address_and_token_key, configured, counting_failures, share_password_limit
+from app.common.wording import said
 from app.content import language
 from app.documents import templating, webfonts
 from app.errors import ApiError, NotFound, flatten_messages
 from app.extensions import limiter
+from app.messages import N_
 from app.pages.views import bp
 from app.resumes import exports, schemas, shares
 
 COOKIE = "share_unlock"
 THANKS_COOKIE = "share_thanks"
 THANKS_MAX_AGE = 300  # seconds: the redirect after a comment follows at once
-FIELDS = {"name": "Your name", "text": "Comment"}  # the comment form's labels, for its errors
+FIELDS = {"name": N_("Your name"), "text": N_("Comment")}  # the comment form's labels, for its errors
 
 
 def _serializer(salt: str = "share-unlock") -> URLSafeTimedSerializer:
@@ -80,7 +82,8 @@ def share_page(token: str):
             with counting_failures("share_password_failed", "INVALID_SHARE_PASSWORD"):
                 shares.check_share_password(share, request.form.get("password") or None)
         except ApiError as exc:
-            return render_template("pages/share_password.html", token=token, error=exc.message), exc.status
+            error = said(exc.template, values=exc.values)
+            return render_template("pages/share_password.html", token=token, error=error), exc.status
         response = redirect(url_for("pages.share_page", token=token), 303)
         response.set_cookie(COOKIE, _serializer().dumps(shares.access_key(share)), path=f"/share/{token}",
                             max_age=shares.max_unlock_age(), httponly=True, samesite="Lax",

@@ -6,7 +6,7 @@ talk to the JSON API with the session cookie: the API is the pages' only back en
 validation, limits and events apply to everything a person does here.
 
 ``signed_in_page`` sends a visitor who is not signed in to ``/login`` and back afterwards;
-``render_page`` renders a page with the messages its scripts need (``i18n.page_strings``).
+``render_page`` renders a page with the messages its scripts show (``i18n.page_strings``).
 """
 from __future__ import annotations
 
@@ -18,16 +18,6 @@ from flask_login import current_user
 
 from app import i18n
 
-# Messages every page's scripts may show (the request helper, the shell).
-COMMON_STRINGS = (
-    "Something went wrong. Try again.",
-    "The service is briefly unavailable. Try again in a few seconds.",
-    "Too many requests. Wait a moment and try again.",
-    "Your session has ended. Sign in again.",
-    "Saved",
-    "Saving…",
-    "Could not save. Retrying…",
-)
 THEMES = ("light", "dark", "auto")
 
 
@@ -45,6 +35,6 @@ def theme() -> str:
     return chosen if chosen in THEMES else "auto"
 
 
-def render_page(template: str, *, strings: tuple[str, ...] = (), **context) -> str:
-    return render_template(template, user=current_user, theme=theme(),
-                           strings=i18n.page_strings((*COMMON_STRINGS, *strings)), **context)
+def render_page(template: str, *, scripts: str, **context) -> str:
+    """``scripts``: the page's folder of ``static/js``, whose messages (and ``shared``'s) the page carries."""
+    return render_template(template, user=current_user, theme=theme(), strings=i18n.page_strings(scripts), **context)

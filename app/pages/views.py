@@ -7,11 +7,10 @@ the JSON API keeps its English messages for its clients.
 """
 from __future__ import annotations
 
-import re
 from urllib.parse import urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
-from flask_babel import get_locale, gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from marshmallow import EXCLUDE, ValidationError
@@ -20,9 +19,11 @@ from app.auth import oauth, schemas, service
 from app.auth.sessions import reads_no_user
 from app.common import health
 from app.common.ratelimit import configured, email_key
+from app.common.wording import said
 from app.common.security import same_origin_url
 from app.errors import ApiError, flatten_messages
 from app.extensions import limiter
+from app.messages import N_
 
 bp = Blueprint("pages", __name__)
 
@@ -42,20 +43,8 @@ LOGIN_ERRORS = {
 CODE_USED = lazy_gettext("That code has just been used. Wait for the next one from your app, or use an unused "
                          "backup code.")
 CHECK_YOUR_EMAIL = lazy_gettext("Check your email")
-_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
-
-
-def said(message: str) -> str:
-    """A service's or schema's English message in the page's language, sentence by sentence.
-
-    The services compose messages from fixed sentences ("The password is too weak. Use at least 8
-    characters."); each sentence is a msgid of the public catalogue, and one that is not there stays
-    English rather than disappearing. Chinese sentences are joined without spaces.
-    """
-    if not message:
-        return message  # gettext("") is the catalogue's header
-    parts = [gettext(sentence) for sentence in _SENTENCE_END.split(str(message))]
-    return ("" if str(get_locale()) == "zh" else " ").join(parts)
+# The page forms' fields, as a message names them ("email: Not a valid email address.").
+FORM_FIELDS = {"email": N_("email"), "name": N_("name"), "password": N_("password"), "token": N_("token")}
 
 
 def _form(schema):
@@ -65,7 +54,8 @@ def _form(schema):
     except ValidationError as exc:
         field, message = next(iter(flatten_messages(exc.messages).items()))
         # field names are msgids too ("email", "name"); Chinese puts a full-width colon after them
-        return None, gettext("%(field)s: %(message)s", field=gettext(field), message=said(message))
+        return None, gettext("%(field)s: %(message)s", field=gettext(FORM_FIELDS.get(field, field)),
+                             message=said(message))
 
 
 @bp.get("/")
@@ -103,7 +93,7 @@ def register():
                                    message=gettext("We sent a verification link to %(email)s.", email=user.email),
                                    resend_email=user.email)
         except ApiError as exc:
-            error = said(exc.message)
+            error = said(exc.template, values=exc.values)
     return render_template("pages/register.html", form=request.form, error=error), 400
 
 
@@ -117,7 +107,8 @@ def verify_email():
     try:
         service.verify_email(token)
     except ApiError as exc:
-        return render_template("pages/verify_email.html", token="", error=said(exc.message)), exc.status
+        error = said(exc.template, values=exc.values)
+        return render_template("pages/verify_email.html", token="", error=error), exc.status
     return render_template("pages/message.html", title=gettext("Email verified"),
                            message=gettext("Your email address is verified. You can sign in now."), login_link=True)
 
@@ -165,8 +156,9 @@ def reset_password():
                                    login_link=True)
         except ApiError as exc:
             if exc.code != "WEAK_PASSWORD":  # a dead link: no form to fill in again
-                return render_template("pages/reset_password.html", token="", error=said(exc.message)), exc.status
-            error = said(exc.message)
+                error = said(exc.template, values=exc.values)
+                return render_template("pages/reset_password.html", token="", error=error), exc.status
+            error = said(exc.template, values=exc.values)
     return render_template("pages/reset_password.html", token=token, error=error), 400
 
 

@@ -52,6 +52,7 @@ from marshmallow import fields, validate
 from app import documents
 from app.documents import fonts, rasteriser, renderers
 from app.common.schemas import InputSchema, OutputSchema, Timestamp
+from app.common.wording import said
 from app.errors import ApiError
 from app.extensions import db
 from app.pictures.cache import LRU
@@ -268,8 +269,8 @@ def _render_pdf(resume_id: str, version: str, source: documents.Source, options:
     except documents.DocumentError as exc:  # the export job would fail the same way: say so, log why
         log.error("preview of resume %s failed (%s): %s", resume_id, exc.reason, exc)
         failure = JobFailed(str(exc), "failed", f"{exports.REASON}{exc.reason}: {exc}")
-        raise ApiError("EXPORT_FAILED", "The preview could not be drawn, and an export would fail too: "
-                       + exports.failure_message(failure, "pdf", timeout)) from None
+        raise ApiError("EXPORT_FAILED", "The preview could not be drawn, and an export would fail too: %(reason)s",
+                       values={"reason": said(*exports.failure_message(failure, "pdf", timeout))}) from None
     return (rendered.data, [(WIDTH, round(height * WIDTH / width)) for width, height in rendered.pages],
             rendered.undrawn)
 
@@ -281,9 +282,10 @@ def _refuse_if_too_heavy(version: str, timeout: float) -> None:
 
 
 def _too_heavy_error(timeout: float) -> ApiError:
-    return ApiError("PREVIEW_TOO_HEAVY", f"This resume takes longer than {timeout:g} seconds to draw, so it "
+    return ApiError("PREVIEW_TOO_HEAVY", "This resume takes longer than %(seconds)s seconds to draw, so it "
                                          "cannot be previewed. Very long words or entries are the usual cause: "
-                                         "shorten them and it will be drawn again.", {"seconds": timeout})
+                                         "shorten them and it will be drawn again.", {"seconds": timeout},
+                    values={"seconds": f"{timeout:g}"})
 
 
 def _busy(message: str) -> ApiError:

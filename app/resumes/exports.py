@@ -35,6 +35,7 @@ from app.queue import EXPORTS, JobFailed, jobs
 from app.resumes.models import Export, Resume
 from app.resumes.service import get_owned_resume
 from app.users.models import User
+from app.messages import N_
 
 log = logging.getLogger(__name__)
 
@@ -108,25 +109,30 @@ REASON = "reason="  # how a render job's DocumentError names its reason (jobs.re
 _REASON = re.compile(re.escape(REASON) + r"(\w+):")
 
 
-def failure_message(exc: JobFailed, fmt: str, wait: float) -> str:
-    """What an export that failed tells the person, in words they can act on: why, and what to do."""
+def failure_message(exc: JobFailed, fmt: str, wait: float) -> tuple[str, dict]:
+    """What an export that failed tells the person, in words they can act on: why, and what to do (a msgid
+    and the values of its places)."""
     reason = _REASON.search(exc.error or "")
     name = documents.EXTENSIONS[fmt].lstrip(".").upper()
+    if exc.kind == "timeout" and wait == 1:
+        return N_("The export took longer than 1 second and was stopped. The service may be busy: try again in a "
+                  "minute; a very long resume may need a shorter one."), {}
     if exc.kind == "timeout":
-        return (f"The export took longer than {wait:g} second{'' if wait == 1 else 's'} and was stopped. The service may be busy: try "
-                "again in a minute; a very long resume may need a shorter one.")
+        return (N_("The export took longer than %(seconds)s seconds and was stopped. The service may be busy: try "
+                   "again in a minute; a very long resume may need a shorter one."), {"seconds": f"{wait:g}"})
     if exc.kind == "queue":
-        return "The export could not be started: the service's job queue is not answering. Try again in a minute."
+        return N_("The export could not be started: the service's job queue is not answering. Try again in a "
+                  "minute."), {}
     if reason and reason.group(1) == "template":
-        return ("The resume's template could not draw it (the error is recorded for us). Choose another "
-                "template, then export again.")
+        return N_("The resume's template could not draw it (the error is recorded for us). Choose another "
+                  "template, then export again."), {}
     if reason and reason.group(1) == "layout":
-        return (f"The {name} could not be laid out: a part of the resume is too large for a page, such as a "
-                "very long line or word. Shorten it or break it into lines, then export again.")
+        return N_("The %(format)s could not be laid out: a part of the resume is too large for a page, such as a "
+                  "very long line or word. Shorten it or break it into lines, then export again."), {"format": name}
     if reason:
-        return (f"The {name} could not be produced (the error is recorded for us). Export another format "
-                "meanwhile, or try again later.")
-    return "The export stopped before it finished. Try again in a moment."
+        return N_("The %(format)s could not be produced (the error is recorded for us). Export another format "
+                  "meanwhile, or try again later."), {"format": name}
+    return N_("The export stopped before it finished. Try again in a moment."), {}
 
 
 def render(resume_id: str, fmt: str, options: dict) -> tuple[bytes, list[dict]]:
@@ -139,7 +145,8 @@ def render(resume_id: str, fmt: str, options: dict) -> tuple[bytes, list[dict]]:
                            wait=wait, job_timeout=wait + 5)
     except JobFailed as exc:
         log.error("export of resume %s as %s failed (%s): %s", resume_id, fmt, exc.kind, exc.error or exc)
-        raise ApiError("EXPORT_FAILED", failure_message(exc, fmt, wait)) from None
+        message, values = failure_message(exc, fmt, wait)
+        raise ApiError("EXPORT_FAILED", message, values=values) from None
 
 
 def _inline_document(resume: Resume, fmt: str) -> bytes:

@@ -26,12 +26,13 @@ from flask import Flask, current_app
 from app.content import cleaning, jsonresume, language
 from app.content.schema import ContentSchema
 from app.billing import usage
-from app.errors import ApiError
+from app.errors import ApiError, InvalidField
 from app.importing import reading, sandbox
 from app.resumes import service
 from app.resumes.models import Resume, ResumeImport, ResumeImportPage
 from app.users.models import User
 from app.extensions import db
+from app.messages import N_
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024      # the whole multipart body (413 past it, before it is read)
 DEFAULT_TITLE = "Imported resume"
@@ -39,19 +40,23 @@ KINDS = {"pdf": "PDF", "docx": "DOCX", "json": "JSON Resume"}
 ACCEPTED = ("application/json", "application/pdf",
             "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
 MESSAGES = {
-    "encrypted": "This PDF is protected by a password: save a copy without one and import that.",
-    "corrupt": "This file could not be read as a {kind}.",
-    "too_many_pages": f"This PDF has more than {sandbox.MAX_PAGES} pages.",
-    "too_long": f"This document holds more than {sandbox.MAX_CHARS:,} characters of text.",
-    "too_large": "This document needs more memory to read than an import may use.",
-    "timeout": f"This document took longer than {sandbox.TIMEOUT_SECONDS} seconds to read.",
-    "no_text": "This document has no text to read (a scanned page?): import a PDF with its text, or a DOCX.",
-    "zip_bomb": f"This DOCX unpacks to more than {reading.MAX_UNPACKED_BYTES // (1024 * 1024)} MB.",
-    "too_many_parts": "This DOCX holds {parts:,} parts; a Word document has far fewer (at most {limit:,} are read).",
-    "too_many_lines": f"This document has more than {sandbox.MAX_LINES:,} lines or paragraphs of text; a resume "
-                      "has far fewer.",
-    "not_json_resume": "This JSON file is not a JSON Resume document (https://jsonresume.org).",
+    "encrypted": N_("This PDF is protected by a password: save a copy without one and import that."),
+    "corrupt": N_("This file could not be read as a %(kind)s."),
+    "too_many_pages": N_("This PDF has more than %(pages)s pages."),
+    "too_long": N_("This document holds more than %(characters)s characters of text."),
+    "too_large": N_("This document needs more memory to read than an import may use."),
+    "timeout": N_("This document took longer than %(seconds)s seconds to read."),
+    "no_text": N_("This document has no text to read (a scanned page?): import a PDF with its text, or a DOCX."),
+    "zip_bomb": N_("This DOCX unpacks to more than %(megabytes)s MB."),
+    "too_many_parts": N_("This DOCX holds %(parts)s parts; a Word document has far fewer (at most %(limit)s are "
+                         "read)."),
+    "too_many_lines": N_("This document has more than %(lines)s lines or paragraphs of text; a resume has far "
+                         "fewer."),
+    "not_json_resume": N_("This JSON file is not a JSON Resume document (https://jsonresume.org)."),
 }
+# The limits the messages name.
+LIMITS = {"pages": sandbox.MAX_PAGES, "characters": sandbox.MAX_CHARS, "seconds": sandbox.TIMEOUT_SECONDS,
+          "megabytes": reading.MAX_UNPACKED_BYTES // (1024 * 1024), "lines": sandbox.MAX_LINES}
 
 
 def init_app(app: Flask, *, assist: Callable[[User, reading.Reading], reading.Reading] | None = None) -> None:
@@ -90,7 +95,7 @@ def import_file(user: User, filename: str, data: bytes, *, title: str | None = N
     (``init_app``), which never raises. Raises VALIDATION_ERROR (an empty file), UNSUPPORTED_MEDIA_TYPE,
     IMPORT_UNREADABLE, SERVICE_UNAVAILABLE (every reader busy) and as ``create_resume``."""
     if not data:
-        raise ApiError("VALIDATION_ERROR", "file: The file is empty.", {"field": "file"})
+        raise InvalidField("file", "The file is empty.")
     usage.check_room_for_a_resume(user)  # before any reading: a refused import costs nothing
     kind = reading.sniff(data)
     if kind is None:
@@ -135,8 +140,8 @@ def _json_document(data: bytes):
 
 
 def _unreadable(reason: str, kind: str, **values) -> ApiError:
-    message = MESSAGES.get(reason, MESSAGES["corrupt"]).format(kind=KINDS[kind], **values)
-    return ApiError("IMPORT_UNREADABLE", message, {"field": "file", "reason": reason})
+    return ApiError("IMPORT_UNREADABLE", MESSAGES.get(reason, MESSAGES["corrupt"]), {"field": "file", "reason": reason},
+                    values={**LIMITS, "kind": KINDS[kind], **values})
 
 
 def default_template_id() -> str:

@@ -12,7 +12,7 @@ from app.billing import usage
 from app.billing.plans import plan_for
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.schemas import format_timestamp
-from app.errors import ApiError
+from app.errors import ApiError, InvalidField
 from app.events.outbox import record_event
 from app.extensions import db
 from app.matching import engine
@@ -298,7 +298,7 @@ def update_project(user: User, resume_id: str, project_id: str, changes: dict,
     entry = _find_project(projects, project_id)
     entry.update(changes)
     if entry.get("startDate") and entry.get("endDate") and entry["endDate"] < entry["startDate"]:
-        raise ApiError("VALIDATION_ERROR", "endDate: Must not be before startDate.", {"field": "endDate"})
+        raise InvalidField("endDate", "Must not be before startDate.")
     return entry, _replace_projects(resume, projects, if_match)
 
 

@@ -10,10 +10,10 @@ from flask import current_app
 from sqlalchemy import func, update
 
 from app.auth.passwords import MAX_BYTES, check_password, hash_password
-from app.billing.plans import plan_for, within
+from app.billing.plans import display_name, plan_for, within
 from app.common.models import new_id, plausible_id, utcnow
 from app.common.schemas import format_timestamp
-from app.errors import ApiError
+from app.errors import ApiError, InvalidField
 from app.events.outbox import record_event
 from app.extensions import db
 from app.resumes.models import Comment, Resume, Share
@@ -41,7 +41,7 @@ def configure_share(user: User, resume_id: str, data: dict, *, create: bool) -> 
     was_enabled = share.is_enabled and not created
     expires_at = data.get("expiresAt")
     if expires_at is not None and expires_at <= utcnow():
-        raise ApiError("VALIDATION_ERROR", "expiresAt: Must be in the future.", {"field": "expiresAt"})
+        raise InvalidField("expiresAt", "Must be in the future.")
     for field, attribute in (("isEnabled", "is_enabled"), ("allowDownload", "allow_download"),
                              ("allowComments", "allow_comments"), ("expiresAt", "expires_at")):
         if field in data:
@@ -70,8 +70,8 @@ def _check_share_limit(user: User, resume_id: str) -> None:
     if not within(plan.shares_limit, enabled):
         db.session.rollback()
         raise ApiError("SHARE_LIMIT_EXCEEDED",
-                       f"The {plan.name} plan allows {plan.shares_limit} shared resumes. Disable one or upgrade.",
-                       {"limit": plan.shares_limit})
+                       "The %(plan)s plan allows %(limit)s shared resumes. Disable one or upgrade.",
+                       {"limit": plan.shares_limit}, values={"plan": display_name(plan), "limit": plan.shares_limit})
 
 
 def find_share(token: str) -> Share:

@@ -16,6 +16,7 @@ from app.common.openapi import api_doc
 from app.common.ratelimit import counting_failures, share_password_limit
 from app.errors import ApiError, InvalidField
 from app.resumes import exports, history, imports, schemas, service, share_status, shares, trash
+from app.messages import N_
 
 bp = Blueprint("resumes", __name__, url_prefix="/api")
 
@@ -67,7 +68,7 @@ def list_resumes():
 @idempotent
 def create_resume():
     resume = service.create_resume(current_user, json_body(schemas.ResumeCreateSchema()))
-    return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message="Resume created.")
+    return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message=N_("Resume created."))
 
 
 @bp.post("/resumes/import")
@@ -93,7 +94,7 @@ def import_resume():
         resume, dropped, report = imports.import_document(
             current_user, body["jsonResume"], title=body.get("title"), template_id=body.get("templateId"))
     return ok(schemas.ImportResultSchema().dump({"resume": resume, "dropped": dropped, "report": report}),
-              status=201, message="Resume imported.")
+              status=201, message=N_("Resume imported."))
 
 
 @bp.get("/resumes/<resume_id>/import-report")
@@ -111,7 +112,7 @@ def get_import_report(resume_id: str):
          responses={200: ("Dismissed", None)})
 def dismiss_import_report(resume_id: str):
     imports.dismiss_report(current_user, resume_id)
-    return ok(message="Import report dismissed.")
+    return ok(message=N_("Import report dismissed."))
 
 
 @bp.get("/resumes/<resume:resume_id>")
@@ -137,7 +138,8 @@ def get_resume(resume_id: str):
 def update_resume(resume_id: str):
     data = json_body(schemas.ResumeUpdateSchema())
     resume = service.update_resume(current_user, resume_id, data, if_match=request.headers.get("If-Match"))
-    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume), message="Resume updated."), service.etag_of(resume))
+    answer = ok(schemas.ResumeDetailSchema().dump(resume), message=N_("Resume updated."))
+    return _tagged(answer, service.etag_of(resume))
 
 
 def _tagged(response: Response, etag: str) -> Response:
@@ -161,7 +163,7 @@ def _stale_copy(stale: service.StaleCopy):
 @api_doc("Delete a resume (soft)", tags=["resumes"], auth=True, responses={200: ("Deleted", None)})
 def delete_resume(resume_id: str):
     service.delete_resume(current_user, resume_id)
-    return ok(message="Resume deleted.")
+    return ok(message=N_("Resume deleted."))
 
 
 @bp.post("/resumes/<resume_id>/duplicate")
@@ -170,7 +172,7 @@ def delete_resume(resume_id: str):
          responses={201: ("Created", schemas.CreatedResumeSchema)})
 def duplicate_resume(resume_id: str):
     resume = service.duplicate_resume(current_user, resume_id)
-    return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message="Resume duplicated.")
+    return ok(schemas.CreatedResumeSchema().dump(resume), status=201, message=N_("Resume duplicated."))
 
 
 # Trash (deleted resumes, restorable for 30 days) ----------------------------------
@@ -192,7 +194,7 @@ def list_trash():
          responses={200: ("The restored resume", schemas.ResumeDetailSchema)})
 def restore_resume(resume_id: str):
     resume = trash.restore(current_user, resume_id)
-    return ok(schemas.ResumeDetailSchema().dump(resume), message="Resume restored.")
+    return ok(schemas.ResumeDetailSchema().dump(resume), message=N_("Resume restored."))
 
 
 # Versions ---------------------------------------------------------------------------
@@ -223,7 +225,8 @@ def get_version(resume_id: str, version_id: str):
          responses={200: ("The restored resume", schemas.ResumeDetailSchema)})
 def restore_version(resume_id: str, version_id: str):
     resume = history.restore(current_user, resume_id, version_id)
-    return _tagged(ok(schemas.ResumeDetailSchema().dump(resume), message="Version restored."), service.etag_of(resume))
+    answer = ok(schemas.ResumeDetailSchema().dump(resume), message=N_("Version restored."))
+    return _tagged(answer, service.etag_of(resume))
 
 
 @bp.get("/resumes/<resume_id>/projects")
@@ -242,7 +245,7 @@ def list_projects(resume_id: str):
 def add_project(resume_id: str):
     entry, etag = service.add_project(current_user, resume_id, json_body(schemas.ProjectInputSchema()),
                                       if_match=request.headers.get("If-Match"))
-    return _tagged(ok(schemas.ProjectOutputSchema().dump(entry), status=201, message="Project added."), etag)
+    return _tagged(ok(schemas.ProjectOutputSchema().dump(entry), status=201, message=N_("Project added.")), etag)
 
 
 @bp.put("/resumes/<resume_id>/projects/<project_id>")
@@ -254,7 +257,7 @@ def update_project(resume_id: str, project_id: str):
     changes = json_body(schemas.ProjectInputSchema(partial=True))
     entry, etag = service.update_project(current_user, resume_id, project_id, changes,
                                          if_match=request.headers.get("If-Match"))
-    return _tagged(ok(schemas.ProjectOutputSchema().dump(entry), message="Project updated."), etag)
+    return _tagged(ok(schemas.ProjectOutputSchema().dump(entry), message=N_("Project updated.")), etag)
 
 
 @bp.delete("/resumes/<resume_id>/projects/<project_id>")
@@ -263,7 +266,7 @@ def update_project(resume_id: str, project_id: str):
          responses={200: ("Removed", None)})
 def delete_project(resume_id: str, project_id: str):
     etag = service.delete_project(current_user, resume_id, project_id, if_match=request.headers.get("If-Match"))
-    return _tagged(ok(message="Project removed."), etag)
+    return _tagged(ok(message=N_("Project removed.")), etag)
 
 
 # Export ---------------------------------------------------------------------
@@ -274,7 +277,7 @@ def delete_project(resume_id: str, project_id: str):
 @idempotent
 def export_resume(resume_id: str):
     export = exports.export_resume(current_user, resume_id, json_body(schemas.ExportInputSchema()))
-    return ok(schemas.ExportResultSchema().dump(export), status=201, message="Export ready.")
+    return ok(schemas.ExportResultSchema().dump(export), status=201, message=N_("Export ready."))
 
 
 # Sharing --------------------------------------------------------------------
@@ -339,4 +342,4 @@ def add_comment(token: str):
     data = json_body(schemas.CommentInputSchema())
     with counting_failures("share_password_failed", "INVALID_SHARE_PASSWORD"):
         comment = shares.add_comment(token, request.headers.get("X-Share-Password"), data)
-    return ok(schemas.CommentSchema().dump(comment), status=201, message="Comment added.")
+    return ok(schemas.CommentSchema().dump(comment), status=201, message=N_("Comment added."))

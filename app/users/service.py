@@ -15,12 +15,12 @@ from app.users.models import DEFAULT_PREFERENCES, User
 
 
 def add_user(*, email: str, name: str, password_hash: str | None, verified: bool = False,
-             now: datetime | None = None) -> User:
+             now: datetime | None = None, preferences: dict | None = None) -> User:
     """A user added to the session with a ``user.registered`` event (the caller attaches the
     subscription and commits)."""
     now = now or utcnow()
     user = User(id=new_id(), email=email, name=name, password_hash=password_hash, created_at=now, updated_at=now,
-                email_verified_at=now if verified else None)
+                email_verified_at=now if verified else None, preferences=preferences or {})
     db.session.add(user)
     record_event("user.registered", user.id, {"user": {"id": user.id, "email": email, "name": name,
                                                        "created_at": format_timestamp(now)}})

@@ -32,7 +32,7 @@ from flask import current_app
 from sqlalchemy import or_, select
 
 from app.common.models import new_id, plausible_id, utcnow
-from app.errors import ApiError
+from app.errors import ApiError, InvalidField
 from app.events.models import Event
 from app.events.outbox import EVENT_TYPES
 from app.extensions import db
@@ -58,9 +58,9 @@ def check_target(url: str) -> None:
     try:
         outbound.check_url(url, allow_private=current_app.config["WEBHOOK_ALLOW_PRIVATE_TARGETS"])
     except outbound.TargetRefused as exc:
-        raise ApiError("VALIDATION_ERROR", f"url: {exc}", {"field": "url"}) from None
+        raise InvalidField("url", exc.template, values=exc.values) from None
     except outbound.OutboundError:
-        raise ApiError("VALIDATION_ERROR", "url: The host name does not resolve.", {"field": "url"}) from None
+        raise InvalidField("url", "The host name does not resolve.") from None
 
 
 def list_webhooks(user) -> list[Webhook]:
@@ -88,8 +88,8 @@ def create_webhook(user, data: dict) -> Webhook:
     check_target(data["url"])
     count = db.session.scalar(select(db.func.count(Webhook.id)).where(Webhook.user_id == user.id))
     if count >= MAX_WEBHOOKS:
-        raise ApiError("WEBHOOK_LIMIT_EXCEEDED", f"At most {MAX_WEBHOOKS} webhooks per account.",
-                       {"limit": MAX_WEBHOOKS})
+        raise ApiError("WEBHOOK_LIMIT_EXCEEDED", "At most %(limit)s webhooks per account.", {"limit": MAX_WEBHOOKS},
+                       values={"limit": MAX_WEBHOOKS})
     webhook = Webhook(user_id=user.id, url=data["url"], events=_unique(data["events"]),
                       secret=data.get("secret") or generate_secret(),
                       active=data.get("active", True))
@@ -188,11 +188,11 @@ def recover(user, webhook_id: str, since: datetime) -> int:
     webhook = get_owned_webhook(user, webhook_id)
     now = utcnow()
     if since > now:
-        raise ApiError("VALIDATION_ERROR", "since: Must not be in the future.", {"field": "since"})
+        raise InvalidField("since", "Must not be in the future.")
     retention = current_app.config["WEBHOOK_LOG_RETENTION"]
     if since < now - retention:
-        raise ApiError("VALIDATION_ERROR", f"since: At most {retention.days} days back (the log's retention).",
-                       {"field": "since"})
+        raise InvalidField("since", "At most %(days)s days back (the log's retention).",
+                           values={"days": retention.days})
     _require_active(webhook)
     # Events delivered, or still being tried, since (a re-send's included): not re-sent.
     settled = select(Delivery.event_id).where(

@@ -9,6 +9,7 @@ from app.common.http import json_body, ok
 from app.common.idempotency import idempotent
 from app.common.openapi import api_doc
 from app.webhooks import catalogue, schemas, service
+from app.messages import N_
 
 bp = Blueprint("webhooks", __name__, url_prefix="/api")
 
@@ -31,7 +32,7 @@ bp.record_once(lambda state: state.app.url_map.converters.setdefault("webhook", 
 @idempotent
 def create_webhook():
     webhook = service.create_webhook(current_user, json_body(schemas.WebhookInputSchema()))
-    return ok(schemas.WebhookSchema().dump(webhook), status=201, message="Webhook registered.")
+    return ok(schemas.WebhookSchema().dump(webhook), status=201, message=N_("Webhook registered."))
 
 
 @bp.get("/webhooks")
@@ -57,7 +58,7 @@ def event_types():
 def update_webhook(webhook_id: str):
     data = json_body(schemas.WebhookInputSchema(partial=True))
     return ok(schemas.WebhookSchema().dump(service.update_webhook(current_user, webhook_id, data)),
-              message="Webhook updated.")
+              message=N_("Webhook updated."))
 
 
 @bp.delete("/webhooks/<webhook:webhook_id>")
@@ -65,7 +66,7 @@ def update_webhook(webhook_id: str):
 @api_doc("Delete a webhook and its delivery log", tags=["webhooks"], auth=True, responses={200: ("Deleted", None)})
 def delete_webhook(webhook_id: str):
     service.delete_webhook(current_user, webhook_id)
-    return ok(message="Webhook deleted.")
+    return ok(message=N_("Webhook deleted."))
 
 
 @bp.post("/webhooks/<webhook_id>/test")
@@ -74,7 +75,7 @@ def delete_webhook(webhook_id: str):
          auth=True, responses={200: ("The test delivery's log entry", schemas.DeliverySchema)})
 def test_webhook(webhook_id: str):
     delivery = service.send_test(current_user, webhook_id)
-    return ok(schemas.DeliverySchema().dump(delivery), message="Test event sent.")
+    return ok(schemas.DeliverySchema().dump(delivery), message=N_("Test event sent."))
 
 
 @bp.get("/webhooks/<webhook_id>/logs")
@@ -95,7 +96,7 @@ def webhook_logs(webhook_id: str):
 def rotate_secret(webhook_id: str):
     data = json_body(schemas.RotateSecretInputSchema()) if request.content_length else {}
     webhook = service.rotate_secret(current_user, webhook_id, data.get("secret"))
-    return ok(schemas.RotatedSecretSchema().dump(webhook), message="Secret rotated.")
+    return ok(schemas.RotatedSecretSchema().dump(webhook), message=N_("Secret rotated."))
 
 
 @bp.post("/webhooks/<webhook_id>/logs/<log_id>/resend")
@@ -105,7 +106,7 @@ def rotate_secret(webhook_id: str):
          responses={202: ("The re-send's log entry", schemas.DeliverySchema)})
 def resend_delivery(webhook_id: str, log_id: str):
     delivery = service.resend(current_user, webhook_id, log_id)
-    return ok(schemas.DeliverySchema().dump(delivery), status=202, message="Event sent again.")
+    return ok(schemas.DeliverySchema().dump(delivery), status=202, message=N_("Event sent again."))
 
 
 @bp.post("/webhooks/<webhook_id>/recover")
@@ -115,4 +116,4 @@ def resend_delivery(webhook_id: str, log_id: str):
 def recover_deliveries(webhook_id: str):
     since = json_body(schemas.RecoverInputSchema())["since"]
     count = service.recover(current_user, webhook_id, since)
-    return ok(schemas.RecoveredSchema().dump({"count": count}), status=202, message="Failed deliveries re-sent.")
+    return ok(schemas.RecoveredSchema().dump({"count": count}), status=202, message=N_("Failed deliveries re-sent."))

@@ -69,3 +69,22 @@ def test_an_english_user_gets_english_mails_even_from_a_chinese_browser(app, cli
     assert "Hello Ada Lovelace," in text and "Choose a new password here:" in text
     assert "Choose a new password" in html and 'lang="en"' in html
     assert not any("\u4e00" <= ch <= "\u9fff" for ch in text + html + mail["Subject"])
+
+
+def test_signing_up_from_a_chinese_browser_starts_the_account_and_its_first_mail_in_chinese(app, client, mailbox):
+    body = {"email": "lin@example.com", "password": PASSWORD, "name": "Lin"}
+    headers = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
+    assert client.post("/api/register", json=body, headers=headers).status_code == 201
+    mail = mailbox.wait_for("lin@example.com")
+    assert mail["Subject"] == "验证您的邮箱地址"
+    assert "请打开以下链接" in text_part(mail)
+    token = link_token(mail, "http://localhost:5000/verify-email")
+    assert client.post("/api/verify-email", json={"token": token}).status_code == 200
+    account = signed_in_client(app, {"email": "lin@example.com", "password": PASSWORD})
+    assert account.get("/api/account").get_json()["data"]["preferences"]["language"] == "zh-cn"
+
+
+def test_the_page_form_sign_up_keeps_the_pages_language(client, mailbox):
+    form = {"email": "wen@example.com", "password": PASSWORD, "name": "Wen"}
+    client.post("/register", data=form, headers={"Accept-Language": "zh-CN", "Origin": "http://localhost:5000"})
+    assert mailbox.wait_for("wen@example.com")["Subject"] == "验证您的邮箱地址"

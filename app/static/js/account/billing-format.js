@@ -1,5 +1,5 @@
 // The subscription page's words for money, dates and errors, in the person's language and time zone.
-import { language, t } from "../shared/i18n.js";
+import { N_, language, t } from "../shared/i18n.js";
 
 const LOCALE = language === "zh-cn" ? "zh-CN" : "en-US";
 const ZONE = document.getElementById("billing")?.dataset.timezone || "UTC";
@@ -35,12 +35,12 @@ export function planName(type) {
 }
 
 const DECLINES = {
-  generic_decline: "The card was declined.",
-  insufficient_funds: "The card has insufficient funds.",
-  expired_card: "The card has expired.",
-  authentication_required: "This card asks its holder to confirm every payment, which only works when you " +
-    "start a new period today. Choose that, or use another card.",
-  authentication_failed: "The card holder did not complete the authentication.",
+  generic_decline: N_("The card was declined."),
+  insufficient_funds: N_("The card has insufficient funds."),
+  expired_card: N_("The card has expired."),
+  authentication_required: N_("This card asks its holder to confirm every payment, which only works when you " +
+    "start a new period today. Choose that, or use another card."),
+  authentication_failed: N_("The card holder did not complete the authentication."),
 };
 
 // An API error in the person's words: a declined card says why; a field error names what to fix.

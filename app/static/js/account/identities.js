@@ -3,7 +3,7 @@
 // which comes back here with ?linked=<provider> or ?link_error=<CODE>. Linking is a security change: a
 // session that has not signed in lately is asked who it is before it leaves for the provider.
 import { request, toast } from "../shared/api.js";
-import { t, mediumDate } from "../shared/i18n.js";
+import { N_, mediumDate, t } from "../shared/i18n.js";
 import { explain } from "./form.js";
 import { ensureSudo } from "./reauth.js";
 import { el, show } from "../shared/dom.js";
@@ -50,10 +50,10 @@ async function unlink(button) {
 
 // What a link that came back refused means (the codes of GET /api/auth/callback/<provider>).
 const LINK_ERRORS = {
-  IDENTITY_IN_USE: "That account is already linked to another account: sign in to that one and unlink it first.",
-  PROVIDER_ALREADY_LINKED: "An account of that provider is already linked: unlink it first to link another.",
-  FORBIDDEN: "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
-  UNAUTHENTICATED: "The link was not finished: you signed in to another account, or out, meanwhile. Try again.",
+  IDENTITY_IN_USE: N_("That account is already linked to another account: sign in to that one and unlink it first."),
+  PROVIDER_ALREADY_LINKED: N_("An account of that provider is already linked: unlink it first to link another."),
+  FORBIDDEN: N_("The link was not finished: you signed in to another account, or out, meanwhile. Try again."),
+  UNAUTHENTICATED: N_("The link was not finished: you signed in to another account, or out, meanwhile. Try again."),
 };
 
 // Say how the link the provider sent us back from went, once: the parameters leave the address.

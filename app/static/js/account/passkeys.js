@@ -17,7 +17,7 @@ function item(passkey) {
   return el("li", { "data-passkey": passkey.id },
     el("div", {},
        el("strong", { class: "passkey-name" }, passkey.name),
-       el("div", { class: "hint" }, `${t("Added {date}", { date: mediumDate.format(new Date(passkey.createdAt)) })} · ${used}`)),
+       el("div", { class: "hint" }, [t("Added {date}", { date: mediumDate.format(new Date(passkey.createdAt)) }), used].join(" · "))),
     el("div", { class: "row" },
        el("button", { type: "button", class: "secondary", "data-rename": passkey.id,
                       "aria-label": t("Rename {name}", { name: passkey.name }) }, t("Rename")),

@@ -4,7 +4,7 @@
 // the ways the refusal names (details.methods: password, totp, passkey, email); once POST
 // /api/auth/reauthenticate accepts one, the change is made again. Cancelling leaves everything as it was.
 import { request, showError, toast } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 import { busy, clear, explain } from "./form.js";
 import { getCredential, supported } from "../shared/webauthn.js";
 import { show } from "../shared/dom.js";
@@ -14,10 +14,10 @@ const problem = document.getElementById("reauth-error");
 let settle = null; // resolves the dialog open now: true once re-authenticated, false when given up
 
 const MESSAGES = {
-  INVALID_PASSWORD: "The password is incorrect.",
-  TOKEN_INVALID: "That code is not valid: use the newest code we mailed you, once.",
-  TOKEN_EXPIRED: "That code has expired: ask for a new one.",
-  PASSKEY_REJECTED: "That passkey did not confirm it is you.",
+  INVALID_PASSWORD: N_("The password is incorrect."),
+  TOKEN_INVALID: N_("That code is not valid: use the newest code we mailed you, once."),
+  TOKEN_EXPIRED: N_("That code has expired: ask for a new one."),
+  PASSKEY_REJECTED: N_("That passkey did not confirm it is you."),
 };
 
 function described(error) {

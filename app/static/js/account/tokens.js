@@ -2,40 +2,34 @@
 // tokens with their dates, a form to create one with a name (its value shown once, with Copy; a security
 // change, made with withSudo: a session that has not signed in lately is asked who it is), and Revoke.
 import { request, toast } from "../shared/api.js";
-import { mediumDate } from "../shared/i18n.js";
+import { mediumDate, t } from "../shared/i18n.js";
 import { clear, fail } from "./form.js";
 import { withSudo } from "./reauth.js";
 import { el, show } from "../shared/dom.js";
 
-const strings = JSON.parse(document.getElementById("token-strings")?.textContent || "{}");
 const list = document.getElementById("token-list");
 const form = document.getElementById("token-create-form");
 const created = document.getElementById("token-created");
 const value = document.getElementById("token-value");
 const problem = document.getElementById("token-error");
 
-// tt("Expires {date}", {date}): a message of this section, translated on the server.
-function tt(message, values = {}) {
-  const text = strings[message] ?? message;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-}
 
 const day = (iso) => mediumDate.format(new Date(iso));
 
 function render(tokens) {
   document.getElementById("token-loading").hidden = true;
   const items = tokens.map((token) => {
-    const name = token.name || tt("From a password sign-in");
-    const used = token.lastUsedAt ? tt("Last used {date}", { date: day(token.lastUsedAt) }) : tt("Never used");
+    const name = token.name || t("From a password sign-in");
+    const used = token.lastUsedAt ? t("Last used {date}", { date: day(token.lastUsedAt) }) : t("Never used");
     return el("li", { "data-token": token.id },
       el("div", {},
          el("strong", {}, name),
-         el("div", { class: "hint" }, [tt("Created {date}", { date: day(token.createdAt) }), used,
-                                       tt("Expires {date}", { date: day(token.expiresAt) })].join(" · "))),
+         el("div", { class: "hint" }, [t("Created {date}", { date: day(token.createdAt) }), used,
+                                       t("Expires {date}", { date: day(token.expiresAt) })].join(" · "))),
       el("button", { type: "button", class: "secondary", "data-revoke": token.id, "data-name": name,
-                     "aria-label": tt("Revoke {name}", { name }) }, tt("Revoke")));
+                     "aria-label": t("Revoke {name}", { name }) }, t("Revoke")));
   });
-  if (!items.length) items.push(el("li", { class: "muted" }, tt("No API tokens.")));
+  if (!items.length) items.push(el("li", { class: "muted" }, t("No API tokens.")));
   list.replaceChildren(...items);
 }
 
@@ -53,7 +47,7 @@ async function create(event) {
   show(problem, "");
   const name = form.elements.name.value.trim();
   if (!name) {
-    fail(form, { field: "name", message: tt("Give the token a name."), code: "" });
+    fail(form, { field: "name", message: t("Give the token a name."), code: "" });
     return;
   }
   const button = form.querySelector("[type=submit]");
@@ -63,7 +57,7 @@ async function create(event) {
     form.reset();
     value.value = token.token;
     created.hidden = false;
-    toast(tt("Token created. Copy it now: it is not shown again."), "ok");
+    toast(t("Token created. Copy it now: it is not shown again."), "ok");
     value.focus();
     value.select();
     await load();
@@ -77,11 +71,11 @@ async function create(event) {
 async function copy() {
   try {
     await navigator.clipboard.writeText(value.value);
-    toast(tt("Copied."), "ok");
+    toast(t("Copied."), "ok");
   } catch {
     value.focus();
     value.select(); // the person copies it themselves
-    toast(tt("The token is selected: press Ctrl+C (or ⌘C) to copy it."));
+    toast(t("The token is selected: press Ctrl+C (or ⌘C) to copy it."));
   }
 }
 
@@ -93,12 +87,12 @@ function done() {
 
 async function revoke(button) {
   const name = button.dataset.name;
-  if (!window.confirm(tt("Revoke “{name}”? The programs that use it stop working.", { name }))) return;
+  if (!window.confirm(t("Revoke “{name}”? The programs that use it stop working.", { name }))) return;
   show(problem, "");
   button.disabled = true;
   try {
     render((await request("DELETE", `/api/account/tokens/${encodeURIComponent(button.dataset.revoke)}`)).tokens);
-    toast(tt("Token revoked: {name}.", { name }), "ok");
+    toast(t("Token revoked: {name}.", { name }), "ok");
     form.elements.name.focus();
   } catch (error) {
     button.disabled = false;

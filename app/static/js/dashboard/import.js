@@ -3,7 +3,7 @@
 // {"jsonResume": {...}}). The answer, 201 {resume, dropped, report}, is shown: a link to the new resume
 // in the editor, what could not be kept (JSON paths) and how many things the editor asks to check. Errors are said in words, in the dialog.
 import { request } from "../shared/api.js";
-import { language, t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 import { editorUrl, say, sayError } from "./note.js";
 import { $ } from "../shared/dom.js";
 
@@ -16,20 +16,6 @@ const note = $("import-state");
 let file = null;
 let imported = () => {};
 
-// Why a file could not be read (IMPORT_UNREADABLE's details.reason), for the Chinese page: the
-// English one shows the API's own message, which has the exact limits.
-const REASONS = {
-  corrupt: "This file could not be read: it may be damaged.",
-  too_many_pages: "This PDF has too many pages to import.",
-  too_long: "This document holds too much text to import.",
-  too_large: "This document needs more memory to read than an import may use.",
-  timeout: "This document took too long to read.",
-  no_text: "This document has no text to read (a scanned page?): import a PDF with its text, or a DOCX.",
-  zip_bomb: "This DOCX unpacks to too much data to import.",
-  too_many_lines: "This document has too many lines of text to import.",
-  too_many_parts: "This DOCX has too many parts to import.",
-  not_json_resume: "This JSON file is not a JSON Resume document (https://jsonresume.org).",
-};
 
 // The API's refusal in the person's words.
 function words(error) {
@@ -41,7 +27,6 @@ function words(error) {
     return t("This file is too large to import (at most {size} MB).", { size: (details.limit || 1048576) / 1048576 });
   }
   if (code === "UNSUPPORTED_MEDIA_TYPE") return t("Choose a .json, .pdf or .docx file.");
-  if (code === "IMPORT_UNREADABLE" && language !== "en" && REASONS[details.reason]) return t(REASONS[details.reason]);
   if (code === "VALIDATION_ERROR" && details.field === "jsonResume") {
     return t("This text is not a JSON Resume document (https://jsonresume.org).");
   }
@@ -132,7 +117,7 @@ async function submit(event) {
     imported();
   } catch (error) {
     error.message = words(error);
-    sayError(note, error, "Your plan allows {limit} resumes, so nothing more can be imported. Delete one, or upgrade for more.");
+    sayError(note, error, N_("Your plan allows {limit} resumes, so nothing more can be imported. Delete one, or upgrade for more."));
     button.disabled = false;
   }
 }

@@ -5,7 +5,7 @@
 // are kept in the address, so reload and back show the same list. Each resume's first page is shown
 // beside its title (dashboard/pictures.js).
 import { ApiError, request, toast } from "../shared/api.js";
-import { language, t } from "../shared/i18n.js";
+import { N_, language, t } from "../shared/i18n.js";
 import { setUpImport } from "./import.js";
 import { editorUrl, say, sayError } from "./note.js";
 import { firstPage } from "./pictures.js";
@@ -14,7 +14,7 @@ import { trashRow } from "./trash.js";
 import { loadUsage } from "./usage.js";
 import { $ } from "../shared/dom.js";
 
-const STATUSES = { DRAFT: "Draft", PUBLISHED: "Published", ARCHIVED: "Archived" };
+const STATUSES = { DRAFT: N_("Draft"), PUBLISHED: N_("Published"), ARCHIVED: N_("Archived") };
 const root = $("dashboard");
 const rows = $("resume-rows");
 const table = $("resume-table");
@@ -60,7 +60,7 @@ function writeAddress() {
 
 function shareText(share) {
   if (!share) return t("Not shared");
-  const parts = [share.isEnabled ? t(share.hasPassword ? "Shared with a password" : "Shared") : t("Sharing off")];
+  const parts = [share.isEnabled ? (share.hasPassword ? t("Shared with a password") : t("Shared")) : t("Sharing off")];
   if (share.isEnabled || share.viewCount) {
     parts.push(share.viewCount === 1 ? t("1 view") : t("{n} views", { n: share.viewCount }));
   }
@@ -220,7 +220,7 @@ async function duplicate(resume, button) {
     say(note, t("Copy made: “{title}”.", { title: made.title }), { href: editorUrl(made), link: t("Open in the editor") });
     await refresh();
   } catch (error) {
-    sayError(note, error, "Your plan allows {limit} resumes, so this one cannot be copied. Delete one, or upgrade for more.");
+    sayError(note, error, N_("Your plan allows {limit} resumes, so this one cannot be copied. Delete one, or upgrade for more."));
     button.disabled = false;
   }
 }

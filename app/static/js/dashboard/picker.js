@@ -2,9 +2,9 @@
 // GET /api/templates. Choosing one POSTs /api/resumes and opens the editor. Premium templates on
 // the FREE plan offer the upgrade (/billing) instead: the API would refuse them (INVALID_TEMPLATE).
 import { request, showError } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 
-const CATEGORIES = { MODERN: "Modern", CLASSIC: "Classic", PROFESSIONAL: "Professional", CREATIVE: "Creative" };
+const CATEGORIES = { MODERN: N_("Modern"), CLASSIC: N_("Classic"), PROFESSIONAL: N_("Professional"), CREATIVE: N_("Creative") };
 const dialog = document.getElementById("picker");
 const list = document.getElementById("template-list");
 const state = document.getElementById("picker-state");

@@ -2,7 +2,7 @@
 // deleted for good, and Restore (POST /api/resumes/<id>/restore). A restore counts against the plan
 // like a new resume: at the plan's limit the 429 is explained with the upgrade link.
 import { request } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 import { editorUrl, say, sayError } from "./note.js";
 
 function time(element, iso, dates) {
@@ -24,7 +24,7 @@ async function restore(item, button, { note, done }) {
       await done();
       return;
     }
-    sayError(note, error, "Your plan allows {limit} resumes, so this one cannot be restored. Delete one, or upgrade for more.");
+    sayError(note, error, N_("Your plan allows {limit} resumes, so this one cannot be restored. Delete one, or upgrade for more."));
   }
 }
 

@@ -2,11 +2,11 @@
 // A limit of -1 is the contract's "unlimited". Storage is in bytes; shown in MB (2^20 bytes), the
 // unit the plans are sold in (FREE: 10485760 bytes = 10 MB).
 import { request } from "../shared/api.js";
-import { language, t } from "../shared/i18n.js";
+import { N_, language, t } from "../shared/i18n.js";
 import { $ } from "../shared/dom.js";
 
 const MB = 1024 * 1024;
-const PLAN_NAMES = { FREE: "Free plan", PREMIUM: "Premium plan", ENTERPRISE: "Enterprise plan" };
+const PLAN_NAMES = { FREE: N_("Free plan"), PREMIUM: N_("Premium plan"), ENTERPRISE: N_("Enterprise plan") };
 const numbers = new Intl.NumberFormat(language === "zh-cn" ? "zh-CN" : "en", { maximumFractionDigits: 1 });
 
 export function megabytes(bytes) {

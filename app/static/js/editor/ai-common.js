@@ -1,13 +1,6 @@
-// What the editor's AI parts share (editor/ai-write.js, editor/ai-panel.js): their messages (#ai-strings, translated
-// on the server), the job description typed under Target job (saved or not), and how an AI error is
+// What the editor's AI parts share (editor/ai-write.js, editor/ai-panel.js): the job description typed under Target job (saved or not), and how an AI error is
 // said: a FREE plan gets the way to upgrade, a server without a model and a failing model say so.
 import { t } from "../shared/i18n.js";
-
-const strings = JSON.parse(document.getElementById("ai-strings")?.textContent || "{}");
-
-export function at(message, values = {}) {
-  return t(strings[message] ?? message, values);
-}
 
 export const resumePath = `/api/resumes/${encodeURIComponent(document.getElementById("editor")?.dataset.resumeId || "")}`;
 
@@ -50,12 +43,12 @@ export function explain(note, error) {
   if (error.code === "PLAN_UPGRADE_REQUIRED") {
     const link = document.createElement("a");
     link.href = "/billing";
-    link.textContent = at("Upgrade");
-    note.replaceChildren(at("AI features come with the Premium plan."), " ", link);
+    link.textContent = t("Upgrade");
+    note.replaceChildren(t("AI features come with the Premium plan."), " ", link);
   } else if (error.code === "AI_NOT_CONFIGURED") {
-    note.textContent = at("AI writing is not set up on this server.");
+    note.textContent = t("AI writing is not set up on this server.");
   } else if (error.code === "AI_PROVIDER_FAILED") {
-    note.textContent = at("The AI service did not answer. Try again later.");
+    note.textContent = t("The AI service did not answer. Try again later.");
   } else {
     note.textContent = error.message;
   }

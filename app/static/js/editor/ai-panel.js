@@ -4,7 +4,8 @@
 // focuses it. "Write a cover letter" asks /generate for one, shows it for editing, and downloads it
 // as PDF, DOCX or TXT through /cover-letter/export.
 import { request } from "../shared/api.js";
-import { at, explain, jobDescription, resumePath, say } from "./ai-common.js";
+import { N_, t } from "../shared/i18n.js";
+import { explain, jobDescription, resumePath, say } from "./ai-common.js";
 import { $ } from "../shared/dom.js";
 
 const panel = document.getElementById("ai-panel");
@@ -32,17 +33,19 @@ function keywords(list, words) {
   list.replaceChildren(...(words.length ? words : [null]).map((word) => {
     const item = document.createElement("li");
     if (word === null) item.className = "muted";
-    item.textContent = word ?? at("None");
+    item.textContent = word ?? t("None");
     return item;
   }));
 }
+
+const SEVERITIES = { critical: N_("Important"), warning: N_("Worth fixing"), info: N_("Tip") };
 
 function suggestion({ section, message, severity }) {
   const item = document.createElement("li");
   item.dataset.severity = severity;
   const badge = document.createElement("span");
   badge.className = "badge";
-  badge.textContent = at(severity);
+  badge.textContent = t(SEVERITIES[severity] ?? severity);
   const text = document.createElement("span");
   text.textContent = message;
   item.append(badge, " ", text);
@@ -68,7 +71,7 @@ function show(data) {
   if (!data.suggestions.length) {
     const none = document.createElement("li");
     none.className = "muted";
-    none.textContent = at("No suggestions: the resume covers the basics.");
+    none.textContent = t("No suggestions: the resume covers the basics.");
     list.append(none);
   }
   $("ai-results").hidden = false;
@@ -77,7 +80,7 @@ function show(data) {
 // Without a job there is nothing to compare with: say where to paste it and take the person there.
 async function needJob(note) {
   if (await jobDescription()) return false;
-  say(note, at("Paste the job description under Target job first."));
+  say(note, t("Paste the job description under Target job first."));
   const field = document.querySelector('[data-field="targetJobDescription"]');
   field?.scrollIntoView({ block: "center" });
   field?.focus({ preventScroll: true });
@@ -89,7 +92,7 @@ async function analyse(button) {
   if (await needJob(note)) return;
   button.disabled = true;
   panel.setAttribute("aria-busy", "true");
-  say(note, at("Analysing…"));
+  say(note, t("Analysing…"));
   try {
     show(await request("POST", `${resumePath}/analysis`, { jobDescription: await jobDescription() }));
     say(note);
@@ -106,7 +109,7 @@ async function writeLetter(button) {
   const note = $("ai-letter-state");
   if (await needJob(note)) return;
   button.disabled = true;
-  say(note, at("Writing…"));
+  say(note, t("Writing…"));
   try {
     const data = await request("POST", `${resumePath}/generate`,
                                { kind: "cover_letter", jobDescription: await jobDescription() });
@@ -126,16 +129,16 @@ async function download(fmt, button) {
   const result = $("ai-letter-result");
   const buttons = $("ai-letter-box").querySelectorAll("button[data-letter-format]");
   buttons.forEach((b) => { b.disabled = true; });
-  say(result, at("Rendering {format}…", { format: fmt.toUpperCase() }));
+  say(result, t("Rendering {format}…", { format: fmt.toUpperCase() }));
   try {
     const data = await request("POST", `${resumePath}/cover-letter/export`,
                                { text: $("ai-letter-text").value, format: fmt });
     const link = document.createElement("a");
     link.href = data.downloadUrl;
     link.download = data.filename;
-    link.textContent = at("Download again");
+    link.textContent = t("Download again");
     link.click();
-    result.replaceChildren(at("{file} is ready.", { file: data.filename }), " ", link);
+    result.replaceChildren(t("{file} is ready.", { file: data.filename }), " ", link);
     delete result.dataset.kind;
   } catch (error) {
     explain(result, error);

@@ -3,7 +3,8 @@
 // edit, then Apply puts it into the field (bullets are added to the job's highlights) and fires the
 // field's input event, so the autosave saves it as if it were typed. Nothing changes by itself.
 import { request } from "../shared/api.js";
-import { at, explain, jobDescription, resumePath, saved, say } from "./ai-common.js";
+import { t } from "../shared/i18n.js";
+import { explain, jobDescription, resumePath, saved, say } from "./ai-common.js";
 
 const form = document.getElementById("editor-form");
 const template = document.getElementById("tpl-ai-review");
@@ -47,7 +48,7 @@ function review(row, kind, text, field) {
       if (kind === "bullets") field.value = [field.value.trim(), value].filter(Boolean).join("\n");
       else field.value = value;
       field.dispatchEvent(new Event("input", { bubbles: true }));
-      say(noteOf(row), at("Applied: it is saved like your typing."));
+      say(noteOf(row), t("Applied: it is saved like your typing."));
     }
     box.remove();
     (action === "apply" ? field : trigger).focus();
@@ -61,7 +62,7 @@ async function write(button) {
   const note = noteOf(row);
   const job = await jobDescription();
   button.disabled = true;
-  say(note, at("Writing…"));
+  say(note, t("Writing…"));
   try {
     await saved(); // the entry the button is in, saved at the index it shows (see saved())
     const target = targetOf(button);

@@ -4,15 +4,15 @@
 // where only one side changed it; a field changed on both sides must be chosen. "Save the merged version"
 // fills the form with the merge and lets the autosave save it, made from the other version; "Decide
 // later" (or Escape) leaves the autosave waiting and shows "Compare and merge" beside the save state.
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 import { same, snapshot } from "./fields.js";
 import { differences, merge, place, showValue } from "./merge.js";
 import { $ } from "../shared/dom.js";
 
 const SIDES = {
-  theirs: "Changed in the other version",
-  mine: "Changed in this tab",
-  both: "Changed in both: choose one",
+  theirs: N_("Changed in the other version"),
+  mine: N_("Changed in this tab"),
+  both: N_("Changed in both: choose one"),
 };
 
 function option(index, side, value, difference, where) {
@@ -23,7 +23,7 @@ function option(index, side, value, difference, where) {
   radio.checked = difference.side !== "both" && difference.side === side;
   radio.setAttribute("aria-describedby", `${id}-value`);
   const words = Object.assign(document.createElement("span"), {
-    className: "merge-choice", textContent: t(side === "mine" ? "Keep yours" : "Take the other version"),
+    className: "merge-choice", textContent: side === "mine" ? t("Keep yours") : t("Take the other version"),
   });
   const shown = showValue(value, difference.path, where.element);
   shown.id = `${id}-value`;

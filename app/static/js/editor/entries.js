@@ -8,7 +8,7 @@
 // again after each change so the paths follow the order. New entries start empty ({}): a field
 // is stored once it is typed into. Each change is a step of the editor's undo history (onStep, with
 // where it is, and for a removal the words the "Removed … — Undo" notice shows: editor/undo.js).
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 
 export function getPath(object, path) {
   return path.split(".").reduce((value, key) => (value == null ? undefined : value[key]), object);
@@ -40,7 +40,7 @@ export function writeInput(input, value) {
   else input.value = value ?? "";
 }
 
-const LABELS = { up: "Move up", down: "Move down", remove: "Remove" };
+const LABELS = { up: N_("Move up"), down: N_("Move down"), remove: N_("Remove") };
 
 // An entry's heading: what it holds, as its form's data-heading names it ("position company": "Engineer ·
 // Acme"; "name|keywords": the name, else the keywords), or "" while those fields are empty.

@@ -3,8 +3,9 @@
 // The options are kept per resume in this browser and the preview follows them ("side:options").
 // A full storage and a failed render are said in words, with what to do next.
 import { request, showError } from "../shared/api.js";
+import { t } from "../shared/i18n.js";
 import { whileBusy } from "../shared/dom.js";
-import { formatBytes, formatTime, readOptions, resumePath, st, storeOptions, undrawnText } from "./side-common.js";
+import { formatBytes, formatTime, readOptions, resumePath, storeOptions, undrawnText } from "./side-common.js";
 
 const form = document.getElementById("export-form");
 const progress = document.getElementById("export-progress");
@@ -25,12 +26,12 @@ function download(url, filename) {
 function showReady(data) {
   const message = document.createElement("p");
   message.className = "notice";
-  message.textContent = st("{file} is ready ({size}). The download link works until {time}.", {
+  message.textContent = t("{file} is ready ({size}). The download link works until {time}.", {
     file: data.filename, size: formatBytes(data.fileSize), time: formatTime(data.expiresAt) });
   const again = document.createElement("a");
   again.href = data.downloadUrl;
   again.download = data.filename;
-  again.textContent = st("Download again");
+  again.textContent = t("Download again");
   message.append(" ", again);
   if (data.undrawnCharacters?.length) message.append(" ", undrawnText(data.undrawnCharacters));
   result.replaceChildren(message);
@@ -42,14 +43,14 @@ function explain(error, fmt) {
   message.setAttribute("role", "alert");
   message.dataset.code = error.code;
   if (error.code === "SUBSCRIPTION_LIMIT_EXCEEDED" && error.details.resource === "storage") {
-    message.textContent = st("Your storage is full: this export would pass your plan's {limit} of storage. "
+    message.textContent = t("Your storage is full: this export would pass your plan's {limit} of storage. "
       + "Delete old exports or upgrade your plan.", { limit: formatBytes(error.details.limit) });
     const upgrade = document.createElement("a");
     upgrade.href = "/billing";
-    upgrade.textContent = st("Upgrade");
+    upgrade.textContent = t("Upgrade");
     message.append(" ", upgrade);
   } else if (error.code === "EXPORT_FAILED") { // the server says why, and what to do about it
-    message.textContent = error.message || st("The {format} file could not be produced. Try again in a moment; "
+    message.textContent = error.message || t("The {format} file could not be produced. Try again in a moment; "
       + "if it keeps failing, try another template.", { format: LABELS[fmt] });
   } else if (error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"]`)) {
     showError(error, form);
@@ -63,7 +64,7 @@ function explain(error, fmt) {
 async function exportAs(fmt) {
   form.setAttribute("aria-busy", "true");
   result.replaceChildren();
-  progressText.textContent = st("Rendering {format}…", { format: LABELS[fmt] });
+  progressText.textContent = t("Rendering {format}…", { format: LABELS[fmt] });
   progress.hidden = false;
   await whileBusy([...form.querySelectorAll("button[data-format]")], async () => {
     try {

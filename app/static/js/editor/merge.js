@@ -134,7 +134,7 @@ export function showValue(value, path, element) {
     box.classList.add("muted");
     text = t("(empty)");
   } else if (typeof value === "boolean") {
-    text = t(value ? "Shown on the resume" : "Hidden from the resume");
+    text = (value ? t("Shown on the resume") : t("Hidden from the resume"));
   } else if (path === "contentJson.sectionOrder" && Array.isArray(value)) {
     text = value.map((key) => document.getElementById(`h-${key}`)?.textContent || key).join(" → ");
   } else if (Array.isArray(value) && value.every((item) => !isObject(item))) {

@@ -19,8 +19,6 @@ import { readOptions, resumePath } from "./side-common.js";
 
 const RETRY_MS = 5000; // the 503's Retry-After
 const REWARM_MS = 1500; // a pause in editing after which a new version's pictures are drawn ahead
-const strings = JSON.parse(document.getElementById("picker-strings")?.textContent || "{}");
-const pt = (message, values) => t(strings[message] ?? message, values);
 const dialog = document.getElementById("template-picker");
 const opener = document.getElementById("template-picker-open");
 const list = document.getElementById("template-picker-list");
@@ -57,7 +55,7 @@ function card(template) {
   button.dataset.templateId = template.id;
   const current = template.id === select.value;
   if (current) button.setAttribute("aria-current", "true");
-  button.setAttribute("aria-label", current ? `${template.name} (${pt("In use")})` : pt("Use {name}", { name: template.name }));
+  button.setAttribute("aria-label", current ? `${template.name} (${t("In use")})` : t("Use {name}", { name: template.name }));
   const frame = document.createElement("span");
   frame.className = "template-frame";
   const name = document.createElement("span");
@@ -67,7 +65,7 @@ function card(template) {
   if (current) {
     const badge = document.createElement("span");
     badge.className = "badge";
-    badge.textContent = pt("In use");
+    badge.textContent = t("In use");
     button.append(badge);
   }
   button.addEventListener("click", () => choose(template));
@@ -77,13 +75,13 @@ function card(template) {
 
 function picture(entry, name) {
   const image = new Image(entry.width, entry.height);
-  image.alt = pt("Your resume in the {name} template", { name });
+  image.alt = t("Your resume in the {name} template", { name });
   image.decoding = "async";
   image.src = entry.url;
   return image.decode().then(() => image, () => {
     const note = document.createElement("span");
     note.className = "template-failed";
-    note.textContent = pt("Could not be drawn in this template.");
+    note.textContent = t("Could not be drawn in this template.");
     return note;
   });
 }
@@ -95,17 +93,17 @@ async function load() {
   const { signal } = controller;
   list.dataset.state = "loading";
   list.setAttribute("aria-busy", "true");
-  say(pt("Drawing your resume in every template…"));
+  say(t("Drawing your resume in every template…"));
   let entries;
   try {
     entries = await request("GET", `${resumePath}/template-previews?${query()}`, undefined, { signal });
   } catch (error) {
     if (signal.aborted) return;
     if (error.status === 503) {
-      say(pt("Previews are busy; this one will be drawn again in a moment."));
+      say(t("Previews are busy; this one will be drawn again in a moment."));
       retry = setTimeout(load, RETRY_MS);
     } else {
-      say(`${pt("The templates could not be drawn.")} ${error.message ?? ""}`.trim(), "error");
+      say(`${t("The templates could not be drawn.")} ${error.message ?? ""}`.trim(), "error");
     }
     list.dataset.state = "failed";
     list.setAttribute("aria-busy", "false");
@@ -137,7 +135,7 @@ function choose(template) {
   if (template.id !== select.value) {
     select.value = template.id;
     select.dispatchEvent(new Event("input", { bubbles: true })); // the editor's own path: saved, one undo step
-    if (live) live.textContent = pt("Template switched to {name}.", { name: template.name });
+    if (live) live.textContent = t("Template switched to {name}.", { name: template.name });
   }
   dialog.close();
 }

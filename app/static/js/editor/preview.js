@@ -8,12 +8,13 @@
 // While the editor's latest change is not saved (refused, or no answer yet: "save:state"), the
 // preview says it shows the last saved version rather than "Preview updated." (issue 25).
 import { request } from "../shared/api.js";
-import { readOptions, resumePath, st, undrawnText } from "./side-common.js";
+import { N_, t } from "../shared/i18n.js";
+import { readOptions, resumePath, undrawnText } from "./side-common.js";
 
 const DEBOUNCE_MS = 25; // saves are debounced already; this only merges a burst of them
 const RETRY_MS = 5000; // the 503's Retry-After
-const TOO_HEAVY = "This resume takes longer than {seconds} seconds to draw, so it cannot be previewed. " +
-  "Very long words or entries are the usual cause: shorten them and the preview comes back.";
+const TOO_HEAVY = N_("This resume takes longer than {seconds} seconds to draw, so it cannot be previewed. " +
+  "Very long words or entries are the usual cause: shorten them and the preview comes back.");
 const box = document.getElementById("preview-pages");
 const note = document.getElementById("preview-state");
 const undrawnNote = document.getElementById("preview-undrawn");
@@ -22,7 +23,7 @@ let controller = null;
 let timer = null;
 let shown = null; // the version on screen
 let unsaved = false; // the editor holds a change the server has not taken
-const BEHIND = "The preview shows the last saved version: your latest change is not saved.";
+const BEHIND = N_("The preview shows the last saved version: your latest change is not saved.");
 const UNSAVED = ["failed", "retrying", "conflict"];
 
 function query() {
@@ -32,8 +33,8 @@ function query() {
 
 function loadImage(page, numbers, signal) {
   const image = new Image(page.width, page.height);
-  image.alt = st("Page {n} of {total} of the preview", numbers);
-  image.dataset.label = st("Page {n} of {total}", numbers);
+  image.alt = t("Page {n} of {total} of the preview", numbers);
+  image.dataset.label = t("Page {n} of {total}", numbers);
   image.dataset.text = page.text || "";
   image.decoding = "async";
   signal.addEventListener("abort", () => { image.src = ""; }, { once: true });
@@ -93,7 +94,7 @@ export async function refresh() {
   const { signal } = controller;
   box.dataset.state = "loading";
   box.setAttribute("aria-busy", "true");
-  note.textContent = st("Updating the preview…");
+  note.textContent = t("Updating the preview…");
   try {
     const preview = await request("GET", `${resumePath}/preview?${query()}`, undefined, { signal });
     if (preview.version !== shown) {
@@ -104,17 +105,17 @@ export async function refresh() {
       show(preview, images);
     }
     showUndrawn(preview.undrawnCharacters);
-    settle("ready", st(unsaved ? BEHIND : "Preview updated."));
+    settle("ready", (unsaved ? t(BEHIND) : t("Preview updated.")));
     document.dispatchEvent(new CustomEvent("preview:shown", { detail: { version: preview.version } }));
   } catch (error) {
     if (signal.aborted) return; // a newer refresh took over
     if (error.code === "PREVIEW_TOO_HEAVY") {
-      settle("too-heavy", st(TOO_HEAVY, { seconds: error.details.seconds }));
+      settle("too-heavy", t(TOO_HEAVY, { seconds: error.details.seconds }));
     } else if (error.status === 503) { // busy drawing (this user's other previews, or everyone's): again soon
-      settle("failed", st("Previews are busy; this one will be drawn again in a moment."));
+      settle("failed", t("Previews are busy; this one will be drawn again in a moment."));
       timer = setTimeout(refresh, RETRY_MS);
     } else {
-      settle("failed", error.code ? error.message : st("The preview could not be drawn."));
+      settle("failed", error.code ? error.message : t("The preview could not be drawn."));
     }
   }
 }
@@ -131,7 +132,7 @@ if (box) {
     const was = unsaved;
     unsaved = UNSAVED.includes(event.detail.state) || (unsaved && event.detail.state === "saving");
     if (box.dataset.state === "ready" && was !== unsaved) {
-      note.textContent = st(unsaved ? BEHIND : "Preview updated.");
+      note.textContent = (unsaved ? t(BEHIND) : t("Preview updated."));
       note.dataset.behind = String(unsaved);
     }
   });

@@ -4,7 +4,8 @@
 // New comments appear by themselves: the newest page is asked for every POLL_MS while the tab is visible
 // (and at once when it becomes visible again), and the comments not shown yet are put on top.
 import { request, showError, toast } from "../shared/api.js";
-import { formatTime, resumePath, st } from "./side-common.js";
+import { t } from "../shared/i18n.js";
+import { formatTime, resumePath } from "./side-common.js";
 import { $ } from "../shared/dom.js";
 
 const form = document.getElementById("share-form");
@@ -22,7 +23,7 @@ function localInput(iso) {
 function render() {
   const on = Boolean(share?.isEnabled);
   form.elements.isEnabled.checked = on;
-  $("share-badge").textContent = on ? st("Shared") : share ? st("Sharing is off") : st("Not shared");
+  $("share-badge").textContent = on ? t("Shared") : share ? t("Sharing is off") : t("Not shared");
   $("share-badge").dataset.state = on ? "on" : "off";
   $("share-details").hidden = !on;
   form.setAttribute("aria-busy", "false");
@@ -30,13 +31,14 @@ function render() {
   $("share-url").value = share.shareUrl;
   form.elements.allowDownload.checked = share.allowDownload;
   form.elements.allowComments.checked = share.allowComments;
-  const views = st("Views: {n}", { n: share.viewCount });
-  $("share-stats").textContent = `${views} · ${share.lastViewedAt
-    ? st("Last viewed {time}", { time: formatTime(share.lastViewedAt) }) : st("Not viewed yet")}`;
-  $("share-password-state").textContent = share.hasPassword ? st("Protected by a password.") : st("No password.");
+  const views = t("Views: {n}", { n: share.viewCount });
+  const viewed = share.lastViewedAt ? t("Last viewed {time}", { time: formatTime(share.lastViewedAt) })
+    : t("Not viewed yet");
+  $("share-stats").textContent = `${views} · ${viewed}`;
+  $("share-password-state").textContent = share.hasPassword ? t("Protected by a password.") : t("No password.");
   $("share-password-remove").hidden = !share.hasPassword;
   $("share-expiry-state").textContent = share.expiresAt
-    ? st("Expires {time}", { time: formatTime(share.expiresAt) }) : st("Never");
+    ? t("Expires {time}", { time: formatTime(share.expiresAt) }) : t("Never");
   $("share-expires").value = share.expiresAt ? localInput(share.expiresAt) : "";
   $("share-expires-remove").hidden = !share.expiresAt;
 }
@@ -59,7 +61,7 @@ async function change(fields, done) {
     share = { lastViewedAt: null, ...share, ...answer };
     render();
     for (const old of form.querySelectorAll(".field-error")) old.remove();
-    toast(done || st("Share settings saved."));
+    toast(done || t("Share settings saved."));
     return true;
   } catch (error) {
     render();
@@ -72,11 +74,11 @@ async function copyLink() {
   const input = $("share-url");
   try {
     await navigator.clipboard.writeText(input.value);
-    toast(st("Link copied."));
+    toast(t("Link copied."));
   } catch {
     input.focus();
     input.select(); // the person copies it themselves
-    toast(st("The link is selected: press Ctrl+C (or ⌘C) to copy it."));
+    toast(t("The link is selected: press Ctrl+C (or ⌘C) to copy it."));
   }
 }
 
@@ -113,11 +115,11 @@ async function loadComments(more = false) {
   commentsPage = page;
   const left = meta.total - (page - 1) * meta.limit - comments.length;
   button.hidden = left <= 0;
-  button.textContent = st("Show older comments ({n} more)", { n: left });
+  button.textContent = t("Show older comments ({n} more)", { n: left });
   if (!comments.length && page === 1) {
     const empty = document.createElement("li");
     empty.className = "muted";
-    empty.textContent = st("No comments yet.");
+    empty.textContent = t("No comments yet.");
     list.replaceChildren(empty);
     return;
   }
@@ -148,7 +150,7 @@ async function pollComments() {
     list.prepend(...fresh.map(commentItem));
     const left = meta.total - list.children.length;
     $("comments-more").hidden = left <= 0;
-    $("comments-more").textContent = st("Show older comments ({n} more)", { n: left });
+    $("comments-more").textContent = t("Show older comments ({n} more)", { n: left });
   } catch {
     // shown at the next Refresh, if it lasts
   } finally {
@@ -165,9 +167,9 @@ if (form) {
   $("share-copy").addEventListener("click", copyLink);
   $("share-password-set").addEventListener("click", async () => {
     const input = $("share-password");
-    if (await change({ password: input.value }, st("Password set."))) input.value = "";
+    if (await change({ password: input.value }, t("Password set."))) input.value = "";
   });
-  $("share-password-remove").addEventListener("click", () => change({ password: null }, st("Password removed.")));
+  $("share-password-remove").addEventListener("click", () => change({ password: null }, t("Password removed.")));
   $("share-expires-set").addEventListener("click", () => {
     const value = $("share-expires").value;
     change({ expiresAt: value ? new Date(value).toISOString() : null });

@@ -1,15 +1,9 @@
-// What the editor's side column (preview, export, share) shares: its messages, the resume's id,
+// What the editor's side column (preview, export, share) shares: the resume's id,
 // the export options (which the preview follows, so that it shows what the export will produce),
 // and how sizes and times are written.
 import { t, language } from "../shared/i18n.js";
 
-const strings = JSON.parse(document.getElementById("side-strings")?.textContent || "{}");
 const OPTIONS_KEY = "resume-export-options:";
-
-// st("Page {n} of {total}", {n: 1, total: 2}): a message of the side column, translated.
-export function st(message, values = {}) {
-  return t(strings[message] ?? message, values);
-}
 
 export const side = document.getElementById("side");
 export const resumeId = side?.dataset.resumeId || "";
@@ -73,6 +67,6 @@ if (saved && exportForm) {
 // nobody finds out from a printed page.
 export function undrawnText(characters) {
   const named = characters.map((c) => (c.name ? `${c.character} ${c.codePoint} (${c.name})` : c.codePoint));
-  return st("Some characters print as a box: no font here draws them. {characters}",
+  return t("Some characters print as a box: no font here draws them. {characters}",
     { characters: named.join(", ") });
 }

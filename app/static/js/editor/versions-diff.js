@@ -6,7 +6,7 @@
 // entries on each side are paired place by place, else each with the one sharing most fields with it; an
 // entry removed in one place and added in another, the same or sharing a field, is "moved". Empty values
 // ("", [], missing) are alike. The names come from the page: the form's labels and entry templates.
-import { language } from "../shared/i18n.js";
+import { N_, language } from "../shared/i18n.js";
 import { isObject, ownWords, same } from "./fields.js";
 import { st as t } from "./side-common.js";
 import { $ } from "../shared/dom.js";
@@ -77,7 +77,7 @@ export function shown(value, how = "text", quote = true) {
     const option = [...(input(how.select)?.options || [])].find((choice) => choice.value === (value ?? ""));
     if (option) return { text: option.textContent };
   }
-  if (how === "visible") return { text: t(value === false ? "Hidden from the resume" : "Shown on the resume") };
+  if (how === "visible") return { text: (value === false ? t("Hidden from the resume") : t("Shown on the resume")) };
   if (blank(value)) return { text: t("(empty)"), empty: true };
   if (how === "order") return { text: value.join(language === "zh-cn" ? "、" : ", ") };
   if (Array.isArray(value)) {
@@ -211,7 +211,7 @@ class Changes {
   }
 }
 
-const HEADING = "Heading on the resume";
+const HEADING = N_("Heading on the resume");
 
 // Two orders of the sections, as far as they differ: [Work experience, Education] and the other way round,
 // with "…" for the sections before and after that are in the same places.

@@ -3,7 +3,7 @@
 // engineer”" (the version's text in red, the text now in green), and, on demand, the whole
 // version: every filled field of it under the form's labels, section by section in its own order.
 import { isObject, ownWords } from "./fields.js";
-import { st } from "./side-common.js";
+import { N_, t } from "../shared/i18n.js";
 import { entryTitle, formFields, heading, join, label, sectionOrder, shown } from "./versions-diff.js";
 
 function element(tag, text, className) {
@@ -30,7 +30,7 @@ function valueNode(value, tag, other) {
 // A translated message with nodes in its places: fill("{field}: {old} → {new}", {field: "Title", ...}).
 function fill(message, values) {
   const nodes = [];
-  for (const part of st(message).split(/(\{\w+\})/)) {
+  for (const part of t(message).split(/(\{\w+\})/)) {
     const name = part.match(/^\{(\w+)\}$/)?.[1];
     const value = name ? values[name] : part;
     if (value instanceof Node) nodes.push(value);
@@ -44,14 +44,14 @@ function changeItem(change) {
   li.dataset.kind = change.kind;
   const name = element("span", change.name, "history-field");
   if (change.kind === "field") {
-    li.append(...fill("{field}: {old} → {new}", { field: name, old: valueNode(change.old, "del", change.new),
+    li.append(...fill(N_("{field}: {old} → {new}"), { field: name, old: valueNode(change.old, "del", change.new),
                                                    new: valueNode(change.new, "ins", change.old) }));
   } else if (change.kind === "added") {
-    li.append(...fill("{entry} added: {value}", { entry: name, value: valueNode(change.value, "ins") }));
+    li.append(...fill(N_("{entry} added: {value}"), { entry: name, value: valueNode(change.value, "ins") }));
   } else if (change.kind === "removed") {
-    li.append(...fill("{entry} removed: {value}", { entry: name, value: valueNode(change.value, "del") }));
+    li.append(...fill(N_("{entry} removed: {value}"), { entry: name, value: valueNode(change.value, "del") }));
   } else {
-    li.append(...fill("{entry} was {place} in this version: {value}",
+    li.append(...fill(N_("{entry} was {place} in this version: {value}"),
                       { entry: name, place: change.place, value: valueNode(change.value, "span") }));
   }
   return li;
@@ -101,7 +101,7 @@ export function wholeVersion(version, defaults) {
   const section = (key, parts) => {
     const kept = parts.filter(Boolean);
     if (!kept.length) return;
-    nodes.push(element("h4", heading(key) + (visible[key] === false ? ` (${st("hidden")})` : "")), ...kept);
+    nodes.push(element("h4", heading(key) + (visible[key] === false ? ` (${t("hidden")})` : "")), ...kept);
   };
   const top = rows([[label("title"), version.title], [label("templateId"), version.templateId, { select: "templateId" }],
                     [label("contentJson.language"), content.language]]);
@@ -123,6 +123,6 @@ export function wholeVersion(version, defaults) {
       section(key, [renamed, ...entryNodes(key, content[key])]);
     }
   }
-  if (nodes.length === (top ? 1 : 0)) nodes.push(element("p", st("This version is empty."), "muted"));
+  if (nodes.length === (top ? 1 : 0)) nodes.push(element("p", t("This version is empty."), "muted"));
   return nodes;
 }

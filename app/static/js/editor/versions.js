@@ -7,12 +7,13 @@
 // (editor/page.js) hands in current(), settle(), busy() and restored(resume); a restore is a step of its undo.
 // editor/versions-diff.js and editor/versions-show.js are loaded when a version is first opened (the editor's weight budget).
 import { request } from "../shared/api.js";
-import { formatTime, resumePath, st } from "./side-common.js";
+import { N_, t } from "../shared/i18n.js";
+import { formatTime, resumePath } from "./side-common.js";
 import { $ } from "../shared/dom.js";
 
 const LIMIT = 10;
-const CAUSES = { edit: "Replaced by an edit", restore: "Replaced by a restore",
-                 conflict: "Not saved: made from an older copy" };
+const CAUSES = { edit: N_("Replaced by an edit"), restore: N_("Replaced by a restore"),
+                 conflict: N_("Not saved: made from an older copy") };
 let editor = null;
 let page = 0;
 let pages = 1;
@@ -47,15 +48,15 @@ function say(message, kind = "muted") {
 function showChanges() {
   const found = views.differences(shownVersion, editor.current(), editor.sections);
   $("history-changes-title").textContent = found.length
-    ? st("Changed since this version ({n})", { n: found.length })
-    : st("Nothing has changed since this version: restoring it would change nothing.");
+    ? t("Changed since this version ({n})", { n: found.length })
+    : t("Nothing has changed since this version: restoring it would change nothing.");
   $("history-legend").hidden = !found.length;
   $("history-changes").replaceChildren(...views.changeList(found));
 }
 
 function showWhole(open) {
   $("history-whole-toggle").setAttribute("aria-expanded", String(open));
-  $("history-whole-toggle").textContent = st(open ? "Hide the whole version" : "Show the whole version");
+  $("history-whole-toggle").textContent = (open ? t("Hide the whole version") : t("Show the whole version"));
   $("history-whole").hidden = !open;
   if (open) $("history-whole").replaceChildren(...views.wholeVersion(shownVersion, editor.sections));
 }
@@ -65,7 +66,7 @@ function showVersion(version) {
     .find((choice) => choice.value === version.templateId);
   shownVersion = version;
   $("history-title").textContent = version.title;
-  $("history-meta").textContent = [formatTime(version.createdAt), st(CAUSES[version.cause] || version.cause),
+  $("history-meta").textContent = [formatTime(version.createdAt), t(CAUSES[version.cause] || version.cause),
                                    option?.textContent].filter(Boolean).join(" · ");
   showChanges();
   showWhole($("history-whole-toggle").getAttribute("aria-expanded") === "true");
@@ -78,7 +79,7 @@ async function select(item, button) {
   for (const other of $("history-list").querySelectorAll("button[aria-pressed]")) {
     other.setAttribute("aria-pressed", String(other === button));
   }
-  say(st("Loading…"));
+  say(t("Loading…"));
   try {
     const [version] = await Promise.all([request("GET", `${resumePath}/versions/${encodeURIComponent(item.id)}`),
                                          loadViews()]);
@@ -97,7 +98,7 @@ function row(item) {
   button.setAttribute("aria-pressed", String(item.id === selected));
   const time = element("time", formatTime(item.createdAt));
   time.dateTime = item.createdAt;
-  button.append(time, element("span", st(CAUSES[item.cause] || item.cause), "muted"), element("span", item.title, "version-title"));
+  button.append(time, element("span", t(CAUSES[item.cause] || item.cause), "muted"), element("span", item.title, "version-title"));
   button.addEventListener("click", () => select(item, button));
   li.append(button);
   return li;
@@ -105,7 +106,7 @@ function row(item) {
 
 async function load(more = false) {
   const next = more ? page + 1 : 1;
-  say(st("Loading…"));
+  say(t("Loading…"));
   try {
     const answer = await request("GET", `${resumePath}/versions?page=${next}&limit=${LIMIT}`, undefined,
                                  { envelope: true });
@@ -114,7 +115,7 @@ async function load(more = false) {
     const rows = answer.data.map(row);
     if (more) $("history-list").append(...rows); else $("history-list").replaceChildren(...rows);
     $("history-more").hidden = page >= pages;
-    say(answer.data.length || more ? "" : st("No earlier versions yet: they are kept as you edit."));
+    say(answer.data.length || more ? "" : t("No earlier versions yet: they are kept as you edit."));
   } catch (error) {
     say(error.message, "error");
   }
@@ -126,15 +127,15 @@ async function restore() {
   button.disabled = true;
   restoring = true;
   clearTimeout(timer); // a list reload due from a save would wipe what the restore says
-  say(st("Saving your changes first…"));
+  say(t("Saving your changes first…"));
   editor.busy(true);
   try {
     const saved = await editor.settle();
-    if (!saved && !window.confirm(st("Your latest changes could not be saved. Restore this version anyway and lose them?"))) {
+    if (!saved && !window.confirm(t("Your latest changes could not be saved. Restore this version anyway and lose them?"))) {
       say("");
       return;
     }
-    say(st("Restoring…"));
+    say(t("Restoring…"));
     const answer = await request("POST", `${resumePath}/versions/${encodeURIComponent(id)}/restore`, undefined,
                                  { withHeaders: true });
     editor.restored(answer.data, answer.headers.get("ETag"));
@@ -142,7 +143,7 @@ async function restore() {
     selected = null;
     shownVersion = null;
     await load();
-    say(st("Version restored: the editor shows it now."), "notice");
+    say(t("Version restored: the editor shows it now."), "notice");
   } catch (error) {
     say(error.message, "error");
   } finally {
@@ -155,7 +156,7 @@ async function restore() {
 function toggle() {
   const open = $("history-toggle").getAttribute("aria-expanded") !== "true";
   $("history-toggle").setAttribute("aria-expanded", String(open));
-  $("history-toggle").textContent = st(open ? "Hide" : "Show");
+  $("history-toggle").textContent = (open ? t("Hide") : t("Show"));
   $("history-body").hidden = !open;
   if (open) load();
 }

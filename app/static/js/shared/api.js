@@ -1,6 +1,6 @@
 // The one request helper: every page talks to the JSON API with the session cookie through it.
 // Answers are the API's envelope: {"data": ...} on success, {"error", "code", "details"} otherwise.
-import { t } from "./i18n.js";
+import { N_, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, body, headers = null) {
@@ -14,9 +14,9 @@ export class ApiError extends Error {
 }
 
 const MESSAGES = {
-  SERVICE_UNAVAILABLE: "The service is briefly unavailable. Try again in a few seconds.",
-  RATE_LIMITED: "Too many requests. Wait a moment and try again.",
-  UNAUTHENTICATED: "Your session has ended. Sign in again.",
+  SERVICE_UNAVAILABLE: N_("The service is briefly unavailable. Try again in a few seconds."),
+  RATE_LIMITED: N_("Too many requests. Wait a moment and try again."),
+  UNAUTHENTICATED: N_("Your session has ended. Sign in again."),
 };
 
 // request("PUT", "/api/resumes/1", {title: "x"}) -> data; throws ApiError.

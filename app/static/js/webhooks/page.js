@@ -3,7 +3,7 @@
 // (webhooks/log.js). Everything goes through the API; a generated secret is shown once, right after
 // the webhook is created. A webhook the service disabled itself says why, and offers to re-enable it.
 import { request, toast } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 import { copyText, headings, when } from "./format.js";
 import { el } from "../shared/dom.js";
 import { clearErrors, fillForm, readForm, showFormError } from "./form.js";
@@ -33,8 +33,8 @@ function button(label, action, webhook, kind = "secondary") {
 
 // Why the service disabled a webhook (disabledReason); a webhook its owner disabled has none.
 const REASONS = {
-  gone: "Disabled: the endpoint answered 410 Gone",
-  failing: "Disabled: every delivery failed for 5 days",
+  gone: N_("Disabled: the endpoint answered 410 Gone"),
+  failing: N_("Disabled: every delivery failed for 5 days"),
 };
 
 function status(webhook) {
@@ -59,7 +59,7 @@ function toggleLabel(webhook) {
 
 function row(webhook) {
   const events = el("ul", { class: "wh-event-list", "aria-label": t("Events of {url}", { url: webhook.url }) },
-                    ...webhook.events.map((name) => el("li", { class: "badge" }, name)));
+                    ...webhook.events.map((name) => el("li", { class: "badge", translate: "no" }, name)));
   const actions = el("div", { class: "row wh-actions", role: "group",
                               "aria-label": t("Actions for {url}", { url: webhook.url }) },
                      button(t("Send test"), "test", webhook, ""),
@@ -147,8 +147,8 @@ async function toggle(webhook, control) {
   try {
     const updated = await request("PUT", `/api/webhooks/${encodeURIComponent(webhook.id)}`, { active: !webhook.active });
     replace(updated);
-    const reenabled = "Webhook re-enabled: new events are delivered again. To re-send what failed meanwhile, "
-      + "use Recover failed deliveries in its delivery log."; // what it missed while disabled stays missed
+    const reenabled = N_("Webhook re-enabled: new events are delivered again. To re-send what failed meanwhile, "
+      + "use Recover failed deliveries in its delivery log."); // what it missed while disabled stays missed
     if (!updated.active) toast(t("Webhook disabled."));
     else toast(webhook.disabledReason ? t(reenabled) : t("Webhook enabled."));
     focusRowAction(updated.id, "toggle");
