@@ -1,7 +1,8 @@
 """The interface's languages: one Flask-Babel catalogue for the pages, the scripts, the mails and the API.
 
-The locale is the signed-in person's ``preferences.language``, else the best match of the request's
-``Accept-Language``, else English. ``make messages`` extracts every message id (``_``/``gettext`` in
+Ten languages (``LANGUAGES``; Arabic right to left). The locale is the signed-in person's
+``preferences.language``, else the language a visitor chose on a public page, else the best match of the
+request's ``Accept-Language``, else English. ``make messages`` extracts every message id (``_``/``gettext`` in
 Python and templates, ``N_`` where an id is defined apart from where it is shown, ``t``/``N_`` in
 ``static/js``, the section registry's words) into ``app/translations/messages.pot`` and updates each
 language's ``app/translations/<locale>/LC_MESSAGES/messages.po``. The ``.mo`` files are built from
@@ -21,6 +22,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from babel.messages import mofile, pofile
 from babel.messages.catalog import Catalog
@@ -34,9 +36,40 @@ from app.content import sections
 log = logging.getLogger(__name__)
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-# preferences.language -> the Babel locale of its catalogue
-LOCALES = {"en": "en", "zh-cn": "zh"}
-LANGUAGE_OF = {locale: language for language, locale in LOCALES.items()}
+
+
+class Language(NamedTuple):
+    """An interface language: ``code`` as ``preferences.language`` names it, ``locale`` its catalogue's
+    Babel locale, ``name`` its own name, ``tag`` its BCP 47 tag (``<html lang>``, the scripts' ``Intl``),
+    ``english`` its English name (what the AI is told to write in)."""
+    code: str
+    locale: str
+    name: str
+    tag: str
+    english: str
+    rtl: bool = False
+
+
+LANGUAGES = {language.code: language for language in (
+    Language("en", "en", "English", "en", "English"),
+    Language("zh-cn", "zh", "简体中文", "zh-CN", "Simplified Chinese"),
+    Language("zh-tw", "zh_Hant", "繁體中文", "zh-TW", "Traditional Chinese"),
+    Language("es", "es", "Español", "es", "Spanish"),
+    Language("fr", "fr", "Français", "fr", "French"),
+    Language("de", "de", "Deutsch", "de", "German"),
+    Language("pt-br", "pt_BR", "Português (Brasil)", "pt-BR", "Brazilian Portuguese"),
+    Language("ja", "ja", "日本語", "ja", "Japanese"),
+    Language("ar", "ar", "العربية", "ar", "Arabic", rtl=True),
+    Language("hi", "hi", "हिन्दी", "hi", "Hindi"),
+)}
+# preferences.language -> the Babel locale of its catalogue, and back
+LOCALES = {code: language.locale for code, language in LANGUAGES.items()}
+LANGUAGE_OF = {locale: code for code, locale in LOCALES.items()}
+# What Accept-Language may ask for -> the language that answers it (werkzeug matches "fr-CA" to "fr")
+ASKED = {"en": "en", "zh-CN": "zh-cn", "zh-SG": "zh-cn", "zh-Hans": "zh-cn", "zh": "zh-cn", "zh-TW": "zh-tw",
+         "zh-HK": "zh-tw", "zh-MO": "zh-tw", "zh-Hant": "zh-tw", "es": "es", "fr": "fr", "de": "de",
+         "pt-BR": "pt-br", "pt": "pt-br", "ja": "ja", "ar": "ar", "hi": "hi"}
+COOKIE = "language"  # the language a visitor chose on a public page
 SCRIPTS = "app/static/js/"  # where the catalogue's locations name a script
 
 
@@ -61,17 +94,29 @@ def compile_catalogues(root: Path = TRANSLATIONS) -> list[Path]:
     return built
 
 
-def select_locale() -> str:
+def chosen_language() -> str:
+    """The request's language: the signed-in account's, else the one a visitor chose on a public page (the
+    ``language`` cookie), else the best match of ``Accept-Language``, else English."""
     if current_user and current_user.is_authenticated:
         language = (current_user.preferences or {}).get("language")
-        if language in LOCALES:
-            return LOCALES[language]
-    return request.accept_languages.best_match(["en", "zh-CN", "zh"], default="en").split("-")[0].lower()
+        if language in LANGUAGES:
+            return language
+    if request.cookies.get(COOKIE) in LANGUAGES:
+        return request.cookies[COOKIE]
+    return ASKED[request.accept_languages.best_match(list(ASKED), default="en")]
+
+
+def select_locale() -> str:
+    return LOCALES[chosen_language()]
 
 
 def language() -> str:
-    """The current request's language as ``preferences.language`` names it (``en`` or ``zh-cn``)."""
+    """The current request's language as ``preferences.language`` names it (``en``, ``zh-cn``, ``fr``...)."""
     return LANGUAGE_OF.get(str(get_locale()), "en")
+
+
+def current() -> Language:
+    return LANGUAGES[language()]
 
 
 @functools.lru_cache(maxsize=None)
@@ -143,7 +188,7 @@ def init_app(app: Flask) -> None:
         log.warning("could not build the translation catalogues in %s", TRANSLATIONS, exc_info=True)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(language=language)
+    app.jinja_env.globals.update(language=language, interface=current, interface_languages=LANGUAGES)
 
 
 # What ``make messages`` reads, by file: (pattern, Babel extraction method); the first match wins.

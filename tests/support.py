@@ -164,3 +164,12 @@ def drawn_pdf(draw) -> bytes:
     draw(pdf)
     pdf.save()
     return out.getvalue()
+
+
+def said(language: str, message: str) -> str:
+    """``message`` as the catalogue of ``language`` (a ``preferences.language`` code) says it."""
+    from babel.support import Translations
+
+    from app import i18n
+
+    return Translations.load(str(i18n.TRANSLATIONS), [i18n.LOCALES[language]]).gettext(message)

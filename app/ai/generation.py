@@ -18,6 +18,7 @@ from datetime import datetime
 from flask import current_app
 from marshmallow import fields as ma_fields, post_dump, validate
 
+from app import i18n
 from app.ai import provider
 from app.ai.access import require_ai_features
 from app.billing.usage import count_api_request
@@ -40,7 +41,7 @@ JOB_DESCRIPTION_MAX = 20_000
 TEXT_LENGTHS = {"summary": (20, 1500), "cover_letter": (150, 6000)}
 BULLETS_COUNT = (1, 8)
 BULLET_MAX = 400
-LANGUAGE_NAMES = {"en": "English", "zh-cn": "Simplified Chinese"}
+LANGUAGE_NAMES = {code: language.english for code, language in i18n.LANGUAGES.items()}
 
 
 # Input and output ------------------------------------------------------------

@@ -14,10 +14,11 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_date
 from flask import current_app
 from marshmallow import validate
 
-from app import documents
+from app import documents, i18n
 from app.billing import usage
 from app.common.schemas import InputSchema, StrictString
 from app.errors import ApiError, InvalidField
@@ -74,8 +75,8 @@ def letter_date(language: str, timezone: str) -> str:
         today = datetime.now(ZoneInfo(timezone)).date()
     except (ZoneInfoNotFoundError, ValueError):
         today = datetime.now(ZoneInfo("UTC")).date()
-    if language == "zh-cn":
-        return f"{today.year}年{today.month}月{today.day}日"
+    if language in i18n.LOCALES and language != "en":
+        return format_date(today, format="long", locale=i18n.LOCALES[language])  # 2026年12月6日, 6 décembre 2026
     return f"{today.day} {today.strftime('%B')} {today.year}"
 
 

@@ -1,10 +1,11 @@
 """Subscribing: FREE to PREMIUM with a first payment, and the card holder's answer when it needs one."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from flask_babel import lazy_gettext
 from sqlalchemy import select, update
 
 from app.billing.coupons import redeem, usable_coupon
@@ -17,6 +18,7 @@ from app.errors import ApiError, InvalidField
 from app.extensions import db
 from app.integrations import payments
 from app.integrations.payments import REQUIRES_ACTION, SUCCEEDED, Card, PaymentDeclined
+from app.messages import N_
 from app.users.models import User
 
 PAYMENT_ACTION_LIFETIME = timedelta(hours=23)  # an unanswered authentication address then expires
@@ -43,7 +45,8 @@ class PendingPayment:
 @dataclass(frozen=True)
 class PaymentOutcome:
     completed: bool
-    message: str
+    message: str  # a msgid; ``values`` fill its places (the page says it in the reader's language)
+    values: dict = field(default_factory=dict)
 
 
 def free_subscription(start: datetime) -> Subscription:
@@ -147,13 +150,14 @@ def complete_payment(token: str, *, approved: bool) -> PaymentOutcome:
     if sub.type != "FREE":
         provider.cancel_intent(row.provider_id)
         db.session.commit()
-        return PaymentOutcome(False, f"You already have the {plan_for(sub.type).name} plan: this payment was "
-                                     "canceled and nothing was charged.")
+        return PaymentOutcome(False, N_("You already have the %(plan)s plan: this payment was canceled and nothing "
+                                        "was charged."), {"plan": display_name(plan_for(sub.type))})
     try:
         provider.complete_action(row.provider_id, approved=approved)
     except PaymentDeclined as exc:
         db.session.commit()
-        return PaymentOutcome(False, f"{exc.message} Nothing was charged and your plan is unchanged.")
+        return PaymentOutcome(False, N_("%(reason)s Nothing was charged and your plan is unchanged."),
+                              {"reason": lazy_gettext(exc.message)})
     row.status, row.completed_at = SUCCEEDED, utcnow()
     coupon = coupon_by_id(row.coupon_id)
     if coupon is not None:
@@ -167,7 +171,8 @@ def complete_payment(token: str, *, approved: bool) -> PaymentOutcome:
     email = db.session.scalar(select(User.email).where(User.id == row.user_id))
     _start_premium(sub, email, card, coupon)
     db.session.commit()
-    return PaymentOutcome(True, f"Payment complete: you now have the {plan_for('PREMIUM').name} plan.")
+    return PaymentOutcome(True, N_("Payment complete: you now have the %(plan)s plan."),
+                          {"plan": display_name(plan_for("PREMIUM"))})
 
 
 def _waiting_payment(token: str) -> PaymentIntent:

@@ -4,7 +4,8 @@ the account's language, else ``Accept-Language`` (Flask-Babel's locale, ``app.i1
 A message is a msgid of the catalogue (``make messages`` finds them in ``ApiError(code, message)`` and
 the other error calls). One composed of several fixed sentences is also looked up sentence by sentence;
 a sentence the catalogue lacks stays English rather than disappearing. A VALIDATION_ERROR's
-``field: message`` keeps the field's name (the API's path) and translates the rest.
+``field: message`` keeps the field's name (the API's path) and ``": "`` and translates the rest, so a client
+finds the path the same way in every language.
 """
 from __future__ import annotations
 
@@ -21,9 +22,8 @@ def said(message: str, field: str | None = None, values: dict | None = None) -> 
     if not message:
         return message  # gettext("") is the catalogue's header
     message = str(message)
-    if field and message.startswith(f"{field}: "):
-        rest = said(message[len(field) + 2:], values=values)
-        return f"{field}: {rest}" if _english() else gettext("%(field)s: %(message)s", field=field, message=rest)
+    if field and message.startswith(f"{field}: "):  # the API's path stays as it is, before ": " in every language
+        return f"{field}: {said(message[len(field) + 2:], values=values)}"
     written = {name: format_decimal(value) if isinstance(value, int) and not isinstance(value, bool) else value
                for name, value in (values or {}).items()}
     if _english():

@@ -39,6 +39,7 @@ from flask import current_app, make_response, redirect
 from flask_login import current_user
 from PIL import Image
 
+from app import i18n
 from app.account import service
 from app.auth import credentials, sudo
 from app.auth.oauth import PROVIDERS
@@ -50,7 +51,6 @@ from app.users.models import THEMES
 
 log = logging.getLogger(__name__)
 
-LANGUAGE_NAMES = {"en": "English", "zh-cn": "简体中文"}
 # Pillow's format names of the images a browser shows everywhere, with the media type served for each.
 AVATAR_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
 AVATAR_MAX_PIXELS = 16_000_000  # width x height: more is a decompression bomb, not a face
@@ -76,7 +76,7 @@ def account_page():
     session_id = session.id if session else None
     setup_secret = credentials.setup_secret(current_user, session_id)
     return render_page(
-        "pages/account.html", scripts="account", account=account, languages=LANGUAGE_NAMES, themes=THEMES,
+        "pages/account.html", scripts="account", account=account, languages=i18n.LANGUAGES, themes=THEMES,
         time_zones=_time_zones(account.preferences["timezone"]),
         has_password=current_user.password_hash is not None,
         two_factor_enabled=current_user.two_factor_enabled,

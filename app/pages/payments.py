@@ -28,6 +28,6 @@ def authenticate_payment(token: str):
     result = billing.complete_payment(token, approved=outcome == "complete")
     # The way back: the subscription page says what the payment changed (account/billing.js reads ?payment=).
     back = f"/billing?payment={'complete' if result.completed else 'failed'}"
-    return render_template("pages/message.html", title=gettext("Payment complete") if result.completed
-                           else gettext("Payment not completed"), message=said(result.message),
+    title = gettext("Payment complete") if result.completed else gettext("Payment not completed")
+    return render_template("pages/message.html", title=title, message=said(result.message, values=result.values),
                            next_link=(back, gettext("Back to your subscription")))

@@ -15,6 +15,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from marshmallow import EXCLUDE, ValidationError
 
+from app import i18n
 from app.auth import oauth, schemas, service
 from app.auth.sessions import reads_no_user
 from app.common import health
@@ -56,6 +57,19 @@ def _form(schema):
         # field names are msgids too ("email", "name"); Chinese puts a full-width colon after them
         return None, gettext("%(field)s: %(message)s", field=gettext(FORM_FIELDS.get(field, field)),
                              message=said(message))
+
+
+@bp.get("/language/<code>")
+def choose_language(code: str):
+    """A visitor's choice of language on a public page: kept in a cookie for a year; back to the page."""
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"  # only this site's pages: no open redirect
+    response = redirect(target, 303)
+    if code in i18n.LANGUAGES:
+        response.set_cookie(i18n.COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax",
+                            secure=request.is_secure, httponly=True)
+    return response
 
 
 @bp.get("/")

@@ -15,11 +15,13 @@ from flask_login import UserMixin
 from sqlalchemy import BigInteger, Boolean, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app import i18n
 from app.common.models import JSONDocument, TimestampMixin, UTCDateTime, id_column
 from app.extensions import db
 
 
-LANGUAGES = ("zh-cn", "en")
+# The interface languages (preferences.language): the contract's two first, in its order, then the others.
+LANGUAGES = ("zh-cn", "en", *(code for code in i18n.LANGUAGES if code not in ("zh-cn", "en")))
 THEMES = ("light", "dark", "auto")
 # What a user who never chose gets; stored preferences are merged over these.
 DEFAULT_PREFERENCES = {"language": "en", "timezone": "UTC", "theme": "auto", "emailNotifications": True,

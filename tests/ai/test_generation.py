@@ -148,7 +148,7 @@ def test_bullets_need_an_existing_entry(client, resume_id, fake_openai, query, p
 
 
 @pytest.mark.parametrize("body, field", [({}, "kind"), ({"kind": "poem"}, "kind"),
-                                         ({"kind": "summary", "language": "fr"}, "language"),
+                                         ({"kind": "summary", "language": "klingon"}, "language"),
                                          ({"kind": "bullets", "entryIndex": "1"}, "entryIndex")])
 def test_bad_bodies_name_the_field(client, resume_id, body, field):
     response = generate(client, resume_id, **body)

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 import pytest
 from werkzeug.serving import make_server
 
+from app import i18n
 from tests.auth.fake_provider import FakeProvider
 from tests.support import free_port
 
@@ -102,7 +103,7 @@ def open_as(browser, live, make_user):
     def open_page(user: dict | None = None, language: str = "en", theme: str = "light", width: int = 1440):
         user = user or make_user()
         context = browser.new_context(base_url=url, viewport={"width": width, "height": 900},
-                                      locale="zh-CN" if language == "zh-cn" else "en-US")
+                                      locale=i18n.LANGUAGES[language].tag)
         contexts.append(context)
         signed = context.request.post("/api/auth/signin", data={"email": user["email"],
                                                                 "password": user["password"]})

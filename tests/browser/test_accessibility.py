@@ -1,5 +1,5 @@
 """Every page passes axe-core (the copy bundled by axe-playwright-python) with no serious or critical
-violation, in English light and in Chinese dark: the public pages (as a visitor, the theme the
+violation, in English light, Chinese dark, Arabic light (right to left) and French dark: the public pages (as a visitor, the theme the
 system's colour scheme), the share page and its password page, and every signed-in page with its
 dialogs open. One browser context per combination walks all the pages. docs/accessibility.md says
 why these two combinations cover both languages and both themes. Then the keyboard: the skip links
@@ -12,14 +12,15 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from app import i18n
 from tests.browser.editing import make_resume, open_editor
 from tests.browser.test_side import TWO_PAGES
+from tests.support import said
 
-COMBINATIONS = [("en", "light"), ("zh-cn", "dark")]
+COMBINATIONS = [("en", "light"), ("zh-cn", "dark"), ("ar", "light"), ("fr", "dark")]
 PUBLIC_PAGES = ["/", "/login", "/login?error=INVALID_CREDENTIALS", "/register", "/forgot-password",
                 "/resend-verification", "/verify-email?token=abc", "/reset-password?token=abc", "/no-such-page"]
 SERIOUS = {"serious", "critical"}
-PAGE_ONE = {"en": "Page 1 of 2 of the preview", "zh-cn": "预览第 1 页，共 2 页"}
 AXE = Axe()
 
 
@@ -56,7 +57,7 @@ def test_every_page_has_no_serious_axe_violation(open_as, browser, live, languag
     share_url = share(owner, resume_id, allowDownload=True, allowComments=True)
     found = []
 
-    visitor_context = browser.new_context(base_url=url, locale="zh-CN" if language == "zh-cn" else "en-US",
+    visitor_context = browser.new_context(base_url=url, locale=i18n.LANGUAGES[language].tag,
                                           color_scheme=theme, viewport={"width": 1280, "height": 900})
     try:
         visitor = visitor_context.new_page()
@@ -94,7 +95,8 @@ def test_every_page_has_no_serious_axe_violation(open_as, browser, live, languag
     open_editor(owner, resume_id)
     expect(owner.locator("#preview-pages")).to_have_attribute("data-state", "ready", timeout=30_000)
     # the preview's text alternative: each image named, and every page's text under "The preview as text"
-    expect(owner.locator("#preview-pages img").first).to_have_attribute("alt", PAGE_ONE[language])
+    page_one = said(language, "Page {n} of {total} of the preview").format(n=1, total=2)
+    expect(owner.locator("#preview-pages img").first).to_have_attribute("alt", page_one)
     owner.locator("#preview-text summary").click()
     expect(owner.locator("#preview-text-pages")).to_contain_text(TWO_PAGES["personalInfo"]["name"])
     expect(owner.locator("#preview-text-pages h3")).to_have_count(2)

@@ -142,5 +142,5 @@ def test_the_plans_limit_and_chinese(open_as, tmp_path):
     broken.write_bytes(b"%PDF-1.7\nthis is not really a PDF")
     dialog.locator("#import-file").set_input_files(str(broken))
     dialog.get_by_role("button", name="导入", exact=True).click()
-    expect(state).to_have_text("无法读取此文件：文件可能已损坏。")
+    expect(state).to_have_text("无法将此文件读取为 PDF。")  # the API's own message, in the page's language
     assert page.script_errors == []

@@ -72,7 +72,7 @@ def real_values(app, client, owner, query):
             "webhook_id": webhook_id, "log_id": log.get_json()["data"]["id"],
             "token": share.get_json()["data"]["token"], "template_id": template_id,
             "number": "1", "page": "1", "passkey_id": "0" * 24, "token_id": "0" * 24, "provider": "github",
-            "name": "font.ttf", "key": "exports/none.pdf", "filename": "app.css"}
+            "name": "font.ttf", "key": "exports/none.pdf", "filename": "app.css", "code": "fr"}
 
 
 def path_of(rule, values: dict[str, str]) -> str:

@@ -490,7 +490,8 @@ def test_control_characters_pasted_into_a_resume_do_not_break_an_export(client, 
 def test_an_export_failure_says_why_in_words_a_person_can_act_on(kind, error, words):
     from app.queue import JobFailed
     from app.resumes.exports import failure_message
-    assert words in failure_message(JobFailed("...", kind, error), "pdf", 30)
+    message, values = failure_message(JobFailed("...", kind, error), "pdf", 30)  # a msgid and its values
+    assert words in message % values
 
 
 def test_a_pdf_export_names_the_characters_it_prints_as_boxes(client, owner, create):

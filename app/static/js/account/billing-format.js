@@ -1,7 +1,7 @@
 // The subscription page's words for money, dates and errors, in the person's language and time zone.
-import { N_, language, t } from "../shared/i18n.js";
+import { N_, locale, t } from "../shared/i18n.js";
 
-const LOCALE = language === "zh-cn" ? "zh-CN" : "en-US";
+const LOCALE = locale;
 const ZONE = document.getElementById("billing")?.dataset.timezone || "UTC";
 
 function dateFormat(zone) {

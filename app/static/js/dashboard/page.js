@@ -5,7 +5,7 @@
 // are kept in the address, so reload and back show the same list. Each resume's first page is shown
 // beside its title (dashboard/pictures.js).
 import { ApiError, request, toast } from "../shared/api.js";
-import { N_, language, t } from "../shared/i18n.js";
+import { N_, locale, t } from "../shared/i18n.js";
 import { setUpImport } from "./import.js";
 import { editorUrl, say, sayError } from "./note.js";
 import { firstPage } from "./pictures.js";
@@ -25,7 +25,6 @@ const confirmDialog = $("confirm-delete");
 const note = $("dash-note");
 const trash = root.dataset.view === "trash";
 
-const locale = language === "zh-cn" ? "zh-CN" : "en";
 let dates;
 try {
   dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: root.dataset.timezone });

@@ -43,7 +43,7 @@ function card(template, locked) {
   category.textContent = t(CATEGORIES[template.category] || template.category);
   const tier = document.createElement("span");
   tier.className = `badge tier-${template.tier}`;
-  tier.textContent = t(template.tier === "premium" ? "Premium" : "Basic");
+  tier.textContent = template.tier === "premium" ? t("Premium") : t("Basic");
   badges.append(category, " ", tier);
   let action;
   if (locked) {

@@ -2,12 +2,12 @@
 // A limit of -1 is the contract's "unlimited". Storage is in bytes; shown in MB (2^20 bytes), the
 // unit the plans are sold in (FREE: 10485760 bytes = 10 MB).
 import { request } from "../shared/api.js";
-import { N_, language, t } from "../shared/i18n.js";
+import { N_, locale, t } from "../shared/i18n.js";
 import { $ } from "../shared/dom.js";
 
 const MB = 1024 * 1024;
 const PLAN_NAMES = { FREE: N_("Free plan"), PREMIUM: N_("Premium plan"), ENTERPRISE: N_("Enterprise plan") };
-const numbers = new Intl.NumberFormat(language === "zh-cn" ? "zh-CN" : "en", { maximumFractionDigits: 1 });
+const numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
 
 export function megabytes(bytes) {
   // Used storage is never shown as 0 MB when there is some: round up to the first decimal.

@@ -4,7 +4,7 @@
 // focuses it. "Write a cover letter" asks /generate for one, shows it for editing, and downloads it
 // as PDF, DOCX or TXT through /cover-letter/export.
 import { request } from "../shared/api.js";
-import { N_, t } from "../shared/i18n.js";
+import { N_, onward, t } from "../shared/i18n.js";
 import { explain, jobDescription, resumePath, say } from "./ai-common.js";
 import { $ } from "../shared/dom.js";
 
@@ -55,7 +55,7 @@ function suggestion({ section, message, severity }) {
     go.type = "button";
     go.className = "link";
     go.dataset.goto = section;
-    go.textContent = `→ ${place.querySelector("h2")?.textContent ?? section}`;
+    go.textContent = `${onward} ${place.querySelector("h2")?.textContent ?? section}`;
     go.addEventListener("click", () => goTo(place));
     item.append(" ", go);
   }

@@ -8,7 +8,7 @@
 // again after each change so the paths follow the order. New entries start empty ({}): a field
 // is stored once it is typed into. Each change is a step of the editor's undo history (onStep, with
 // where it is, and for a removal the words the "Removed … — Undo" notice shows: editor/undo.js).
-import { N_, t } from "../shared/i18n.js";
+import { N_, crumb, t } from "../shared/i18n.js";
 
 export function getPath(object, path) {
   return path.split(".").reduce((value, key) => (value == null ? undefined : value[key]), object);
@@ -61,7 +61,7 @@ export function entryContent(entry) {
 export function entryName(entry) {
   const context = entry.parentElement.dataset.context;
   const content = entryContent(entry);
-  return (context ? `${context} › ` : "") + entry.dataset.title + (content ? ` (${content})` : "");
+  return (context ? `${context}${crumb}` : "") + entry.dataset.title + (content ? ` (${content})` : "");
 }
 
 // Show what the entry holds in its heading, and name its buttons after it (issue 25: "Engineer · Acme", not
@@ -113,7 +113,7 @@ export class EntryLists {
   render(path, list = this.list(path)) {
     const template = document.getElementById(`tpl-${list.dataset.template}`);
     const items = this.items(path);
-    const context = list.dataset.context ? `${list.dataset.context} › ` : "";
+    const context = list.dataset.context ? `${list.dataset.context}${crumb}` : "";
     list.replaceChildren(...items.map((item, index) => {
       const entry = template.content.firstElementChild.cloneNode(true);
       const title = template.dataset.title.replace("{n}", index + 1);

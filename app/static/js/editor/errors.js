@@ -5,7 +5,7 @@
 // (details.errors) is marked; the toolbar's save state says the save failed and, as a button, takes the
 // focus to the first marked field. The text stays in the inputs: nothing typed is lost.
 import { toast } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { N_, t } from "../shared/i18n.js";
 import { entryName } from "./entries.js";
 import { ownWords } from "./fields.js";
 
@@ -25,17 +25,24 @@ function inputFor(path) {
 
 // What to do, in words, from the API's message (the marshmallow messages of app/content/schema.py and
 // app/resumes/schemas.py); one it has no words for is shown as the API says it, without the path.
+// The API's message comes in the page's language (a msgid of the catalogue): known by its id or its translation.
+const said = (text, message) => text === message || text === t(message);
+
 function advice(message, input, exact) {
   const text = message.replace(/^[\w.]+: /, "");
-  if (/YYYY-MM/.test(text)) return t("use the form YYYY-MM, like 2024-03");
-  if (/before startDate/.test(text)) return t("it cannot be before the start");
-  if (/valid URL/i.test(text)) return t("enter a whole web address, starting with https://");
+  if (said(text, N_("Use the YYYY-MM format (e.g. 2024-03), or an empty string.")) || /YYYY-MM/.test(text)) {
+    return t("use the form YYYY-MM, like 2024-03");
+  }
+  if (said(text, N_("Must not be before startDate."))) return t("it cannot be before the start");
+  if (said(text, N_("Not a valid URL.")) || /valid URL/i.test(text)) {
+    return t("enter a whole web address, starting with https://");
+  }
   const max = text.match(/(?:maximum length|and) (\d+)\.?$/)?.[1];
   if (max && !exact) return t("each item may have at most {max} characters", { max });
   if (max && input.dataset.kind) return t("at most {max} items", { max });
   if ((max || /minimum length/.test(text)) && !input.value.trim()) return t("it cannot be empty");
   if (max) return t("use at most {max} characters (now {n})", { max, n: input.value.length });
-  return text;
+  return text.replace(/[.。]$/, ""); // the sentence the form's words end
 }
 
 // A label that more than one place outside the entries has ("Heading on the resume"): named with its section.

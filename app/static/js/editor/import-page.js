@@ -2,7 +2,7 @@
 // with its neighbours a button away. A note that came from a page shows that page, with the note's text
 // quoted under it, so what the form holds can be compared with what the file printed. The picture opens
 // full size in a tab of its own.
-import { t } from "../shared/i18n.js";
+import { rtl, t } from "../shared/i18n.js";
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -26,9 +26,9 @@ export function pageViewer(resumeId, report) {
   const name = element("span", { className: "report-page-name" });
   const quote = element("q", { className: "report-page-quote", dir: "auto", hidden: true });
   const count = element("span", { className: "report-page-count" });
-  const previous = named(element("button", { type: "button", className: "secondary icon", textContent: "‹" }),
+  const previous = named(element("button", { type: "button", className: "secondary icon", textContent: rtl ? "›" : "‹" }),
                          t("Previous page"));
-  const next = named(element("button", { type: "button", className: "secondary icon", textContent: "›" }),
+  const next = named(element("button", { type: "button", className: "secondary icon", textContent: rtl ? "‹" : "›" }),
                      t("Next page"));
   const turn = element("div", { className: "report-page-turn" }, previous, count, next);
   turn.hidden = total < 2;

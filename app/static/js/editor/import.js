@@ -9,7 +9,7 @@
 // none, is shown whole with a Copy button, so nothing of the file is lost. "Done" is DELETE on the same URL.
 // Loaded only when there is a report (editor/on-demand.js asks for it, then hands it to showImportReport).
 import { request } from "../shared/api.js";
-import { t } from "../shared/i18n.js";
+import { crumb, t } from "../shared/i18n.js";
 import { contentPath, fixOf } from "./import-fixes.js";
 import { anchorOf, chipText, fieldName, groupKey, groupTitle, inputOf, mixedUp, reasonText } from "./import-words.js";
 import { pageViewer } from "./import-page.js";
@@ -101,7 +101,7 @@ class Report {
     }
     if (note.reason !== "unplaced" && inputOf(note.path)) {
       const go = element("button", { type: "button", className: "secondary", textContent: t("Go to the field") });
-      const place = [groupTitle(groupKey(note.path)), name].filter(Boolean).join(" › ");
+      const place = [groupTitle(groupKey(note.path)), name].filter(Boolean).join(crumb);
       go.setAttribute("aria-label", `${t("Go to the field")}: ${place}`);
       go.addEventListener("click", () => {
         const input = inputOf(note.path);

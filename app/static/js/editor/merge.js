@@ -8,7 +8,7 @@
 // the version history, and so is the other version once the merged one replaces it.
 // Loaded with the merge dialog (editor/conflict.js) when a save is first refused so; the fields, and when two
 // values are the same, are editor/fields.js's.
-import { t } from "../shared/i18n.js";
+import { crumb, onward, t } from "../shared/i18n.js";
 import { canon, isObject, ownWords, same } from "./fields.js";
 
 // Three lists of entries that can be merged entry by entry: as long as each other, and the entries at
@@ -79,13 +79,13 @@ function ambiguous(words) { // a label that more than one place of the form outs
 
 function listName(list) {
   const titles = entryTitles(list);
-  if (titles.length) return [...titles, t("Items")].join(" › ");
+  if (titles.length) return [...titles, t("Items")].join(crumb);
   const before = list.previousElementSibling;
   if (before?.matches(".list-title")) return before.textContent;
   const name = heading(list);
   if (!ambiguous(name)) return name;
   const entry = document.getElementById(`tpl-${list.dataset.template}`)?.dataset.title.replace("{n}", "").trim();
-  return `${name} › ${entry}`;
+  return `${name}${crumb}${entry}`;
 }
 
 // {text, element}: the words for the value at `path` and the element that shows it (if any).
@@ -96,7 +96,7 @@ export function place(path) {
     const words = input.closest("label") ? ownWords(input.closest("label")) : path;
     const titles = entryTitles(input);
     if (!titles.length && ambiguous(words)) titles.push(heading(input));
-    return { text: [...titles, words].join(" › "), element: input };
+    return { text: [...titles, words].join(crumb), element: input };
   }
   const list = path.startsWith("contentJson.")
     && root.querySelector(`[data-list="${CSS.escape(path.slice("contentJson.".length))}"]`);
@@ -109,9 +109,9 @@ export function place(path) {
   if (!keys.length) return { text: key, element: null };
   const entries = root.querySelector(`[data-list="${CSS.escape(keys.slice(1).join("."))}"]`);
   const entry = /^\d+$/.test(key) && entries?.children[Number(key)];
-  if (entry) return { text: entryTitles(entry.querySelector(".entry-title")).join(" › "), element: entry };
+  if (entry) return { text: entryTitles(entry.querySelector(".entry-title")).join(crumb), element: entry };
   const parent = place(keys.join("."));
-  return { text: `${parent.text} › ${key}`, element: parent.element };
+  return { text: `${parent.text}${crumb}${key}`, element: parent.element };
 }
 
 // A value as the person reads it: a DOM node.
@@ -136,7 +136,7 @@ export function showValue(value, path, element) {
   } else if (typeof value === "boolean") {
     text = (value ? t("Shown on the resume") : t("Hidden from the resume"));
   } else if (path === "contentJson.sectionOrder" && Array.isArray(value)) {
-    text = value.map((key) => document.getElementById(`h-${key}`)?.textContent || key).join(" → ");
+    text = value.map((key) => document.getElementById(`h-${key}`)?.textContent || key).join(` ${onward} `);
   } else if (Array.isArray(value) && value.every((item) => !isObject(item))) {
     text = value.join(element?.dataset.kind === "csv" ? ", " : "\n");
   } else if (Array.isArray(value)) {

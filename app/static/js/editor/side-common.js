@@ -1,7 +1,7 @@
 // What the editor's side column (preview, export, share) shares: the resume's id,
 // the export options (which the preview follows, so that it shows what the export will produce),
 // and how sizes and times are written.
-import { t, language } from "../shared/i18n.js";
+import { locale, t } from "../shared/i18n.js";
 
 const OPTIONS_KEY = "resume-export-options:";
 
@@ -37,7 +37,6 @@ export function storeOptions(options) {
   }
 }
 
-const locale = language === "zh-cn" ? "zh-CN" : "en";
 
 export function formatTime(iso) {
   return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));

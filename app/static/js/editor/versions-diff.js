@@ -6,9 +6,8 @@
 // entries on each side are paired place by place, else each with the one sharing most fields with it; an
 // entry removed in one place and added in another, the same or sharing a field, is "moved". Empty values
 // ("", [], missing) are alike. The names come from the page: the form's labels and entry templates.
-import { N_, language } from "../shared/i18n.js";
+import { N_, listSeparator, t } from "../shared/i18n.js";
 import { isObject, ownWords, same } from "./fields.js";
-import { st as t } from "./side-common.js";
 import { $ } from "../shared/dom.js";
 
 const blank = (value) => same(value, null);
@@ -79,7 +78,7 @@ export function shown(value, how = "text", quote = true) {
   }
   if (how === "visible") return { text: (value === false ? t("Hidden from the resume") : t("Shown on the resume")) };
   if (blank(value)) return { text: t("(empty)"), empty: true };
-  if (how === "order") return { text: value.join(language === "zh-cn" ? "、" : ", ") };
+  if (how === "order") return { text: value.join(listSeparator) };
   if (Array.isArray(value)) {
     const items = value.map((item) => (isObject(item) ? entryWords("", item) : String(item)));
     return how === "csv" ? { text: q(items.join(", ")) } : { text: q(items.join("\n")), lines: items.length > 1, items };

@@ -12,7 +12,17 @@ export function t(message, values = {}) {
 // N_("…") marks a message id kept in a table and shown later with t(table[key]).
 export const N_ = (message) => message;
 
-export const language = document.documentElement.lang.startsWith("zh") ? "zh-cn" : "en";
+// The page's language as its BCP 47 tag (<html lang>: "en", "zh-CN", "fr", "ar"...), for Intl's dates,
+// numbers and lists.
+export const locale = document.documentElement.lang || "en";
 
-// Dates as "6 Dec 2026" (en) or "2026年12月6日" (zh-cn): the lists of the account page.
-export const mediumDate = new Intl.DateTimeFormat(language === "zh-cn" ? "zh-CN" : "en", { dateStyle: "medium" });
+// Dates as "6 Dec 2026" (en), "2026年12月6日" (zh-CN), "6 déc. 2026" (fr): the lists of the account page.
+export const mediumDate = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+
+// A list as the language writes one: "a, b, c", "a、b、c", "a، b، c".
+export const listSeparator = /^(zh|ja)/.test(locale) ? "、" : locale.startsWith("ar") ? "، " : ", ";
+
+// Right to left (Arabic): the arrows and the breadcrumbs' separator a script writes point the reading way.
+export const rtl = document.documentElement.dir === "rtl";
+export const crumb = rtl ? " ‹ " : " › ";
+export const onward = rtl ? "←" : "→";

@@ -1,10 +1,9 @@
 // Small pieces the webhook scripts share: dates in the person's time zone and language, elements, and
 // copying a secret.
 import { toast } from "../shared/api.js";
-import { language, t } from "../shared/i18n.js";
+import { locale, t } from "../shared/i18n.js";
 
 const root = document.getElementById("webhooks");
-const locale = language === "zh-cn" ? "zh-CN" : "en";
 
 function formatter(options) {
   try {
