@@ -42,10 +42,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
-from pathlib import Path
 
 from app import documents
 from app.config import render_environment
+from app.documents import children
 from app.documents.options import DocumentError, Options, Photo, Source
 
 log = logging.getLogger(__name__)
@@ -56,8 +56,6 @@ START_TIMEOUT = 60  # seconds the fork server may take to import its libraries
 DEMOTE_AFTER = 0.5  # seconds: a render still running then, beside another, yields the CPU to it
 WATCH = 0.1  # seconds between looks at a running render (to demote it)
 DEMOTED = 15  # the nice value of such a render's child
-ROOT = str(Path(__file__).resolve().parents[2])  # the directory holding the ``app`` package
-_SERVER = "import sys; sys.path.insert(0, sys.argv[1]); from app.documents.renderers import main; main()"
 
 
 class TooSlow(DocumentError):
@@ -108,9 +106,9 @@ class _ForkServer:
     def __init__(self, font_dir: str) -> None:
         self.font_dir = font_dir
         ours, theirs = socket.socketpair()
-        self.process = subprocess.Popen([sys.executable, "-I", "-c", _SERVER, ROOT, str(theirs.fileno())],
+        self.process = subprocess.Popen(children.command("app.documents.renderers", str(theirs.fileno())),
                                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=2,
-                                        env=render_environment(font_dir), cwd=ROOT)  # stdout: to the log
+                                        env=render_environment(font_dir), cwd=children.ROOT)  # stdout: the log
         theirs.close()
         self.control = ours
         try:
@@ -318,9 +316,7 @@ class Renderers:
 # The fork server and its children ------------------------------------------------
 def main() -> None:
     """The fork server: forks a render child for each socket it is sent, until its own socket closes."""
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+    children.limit_self(MEMORY_BYTES)
     control = socket.socket(fileno=int(sys.argv[2]))
 
     import pypdfium2  # noqa: F401  (imported once, here, for every child)

@@ -1,6 +1,6 @@
 """The child process of an import: a PDF or DOCX on stdin, the resume it holds as JSON on stdout.
 
-Run by ``sandbox.py`` as ``python -I -c ... main()`` with the kind and limits as arguments. It
+Run by ``sandbox.py`` through ``app.documents.children`` with the kind and limits as arguments. It
 limits itself first (address space, CPU seconds, no files written), so a hostile file (a
 decompression bomb inside a PDF stream, an XML part that takes forever, a layout that is slow to
 read into sections) costs this process, never the web worker, and PDFium runs here without the web
@@ -36,6 +36,7 @@ import json
 import sys
 import traceback
 
+from app.documents import children
 from app.importing import Unreadable, structure
 from app.importing.docx_text import docx_lines
 from app.importing.pdf_text import page_pictures, pdf_lines
@@ -43,17 +44,9 @@ from app.importing.pdf_text import page_pictures, pdf_lines
 MIN_TEXT = 20  # characters a PDF or DOCX must hold to be a resume
 
 
-def _limit_self(memory_bytes: int, cpu_seconds: int) -> None:
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
-
-
 def main() -> None:
-    kind, limits = sys.argv[1], json.loads(sys.argv[2])
-    _limit_self(limits["memory"], limits["cpu"])
+    kind, limits = sys.argv[2], json.loads(sys.argv[3])  # after the root (app.documents.children.command)
+    children.limit_self(limits["memory"], limits["cpu"], writes_files=False)
     data = sys.stdin.buffer.read()
     try:
         notes: list[dict] = []

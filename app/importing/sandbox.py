@@ -1,6 +1,6 @@
 """Reading a PDF or DOCX in a child process with limits (``extract.py`` is the child).
 
-The file is read inside the web request, but not inside the web process: a hostile file (a
+The file is read inside the web request, but not inside the web process (``app.documents.children``): a hostile file (a
 decompression bomb in a PDF stream, a DOCX part that is slow to parse, a layout that is slow to
 read into sections, a file that crashes a C library) costs a child process that limits itself to
 ``MEMORY_BYTES`` of address space and ``CPU_SECONDS`` of CPU and is killed after
@@ -16,10 +16,9 @@ import base64
 import json
 import logging
 import subprocess
-import sys
 import threading
-from pathlib import Path
 
+from app.documents import children
 from app.importing import Unreadable
 
 log = logging.getLogger(__name__)
@@ -31,9 +30,6 @@ MEMORY_BYTES = 512 * 1024 * 1024
 CPU_SECONDS = 15
 TIMEOUT_SECONDS = 20
 CONCURRENT = 2
-ROOT = str(Path(__file__).resolve().parents[2])   # the directory holding the ``app`` package
-_CHILD = ("import sys; sys.path.insert(0, sys.argv[3]); "
-          "from app.importing.extract import main; main()")
 _slots = threading.BoundedSemaphore(CONCURRENT)
 
 
@@ -54,9 +50,9 @@ def read_content(kind: str, data: bytes) -> tuple[dict, list[dict], list[bytes],
         limits = {"pages": MAX_PAGES, "chars": MAX_CHARS, "lines": MAX_LINES, "memory": MEMORY_BYTES,
                   "cpu": CPU_SECONDS}
         try:
-            done = subprocess.run([sys.executable, "-I", "-c", _CHILD, kind, json.dumps(limits), ROOT],
-                                  input=data, capture_output=True, timeout=TIMEOUT_SECONDS, env={}, cwd=ROOT,
-                                  check=False)
+            done = subprocess.run(children.command("app.importing.extract", kind, json.dumps(limits)),
+                                  input=data, capture_output=True, timeout=TIMEOUT_SECONDS, env={},
+                                  cwd=children.ROOT, check=False)
         except subprocess.TimeoutExpired:
             raise Unreadable("timeout") from None
     finally:
