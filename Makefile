@@ -31,12 +31,13 @@ install-dev: $(VENV)/.dev
 messages: install
 	$(BIN)/python -m app.i18n extract
 
-## Serve the embedded default (SQLite, in-process jobs, mail in the log) on http://localhost:5000
+## Serve the embedded default (SQLite, in-process jobs, mail in the log) on http://localhost:5000, the MCP
+## server for agents at http://localhost:5000/mcp beside the app (app/mcp/asgi.py: one process)
 # The host and port are BASE_URL's default (app/config.py): signed in at another host, a browser
 # would be redirected to BASE_URL's host and have no cookie there (tests/test_config.py checks).
 run: install
 	$(BIN)/flask db upgrade
-	$(BIN)/flask run --host localhost --port 5000
+	$(BIN)/uvicorn app.mcp.asgi:embedded --host localhost --port 5000
 
 ## Every test, on three workers, after the import contracts (set TEST_DATABASE_URL / TEST_REDIS_URL to use
 ## PostgreSQL and Redis; each worker gets a database of its own)

@@ -145,6 +145,7 @@ class Config:
     RATELIMIT_REGISTER_IP = "10 per hour"
     RATELIMIT_MAIL_EMAIL = "3 per hour"
     RATELIMIT_AUTHENTICATED = "600 per minute"
+    RATELIMIT_AGENT = "120 per minute"  # MCP tool calls per agent grant (app.mcp.calls)
     RATELIMIT_SHARE_PASSWORD = "10 per 10 minutes"
     RATELIMIT_SHARE_DOWNLOAD = "20 per 10 minutes"  # PDF renders of a share, per address and share
     RATELIMIT_TWO_FACTOR = "5 per 15 minutes"  # wrong two-factor codes per email (sign-in and token)
@@ -314,6 +315,10 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
         PAYMENT_PROVIDER=env.get("PAYMENT_PROVIDER") or "sandbox",
         WEBHOOK_ALLOW_PRIVATE_TARGETS=_bool(env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS")),
         PHOTO_ALLOW_PRIVATE_TARGETS=_bool(env.get("PHOTO_ALLOW_PRIVATE_TARGETS")),
+        # An agent's OAuth client metadata document (app.agents.clients): on a private address (tests, an
+        # intranet's clients) only when allowed; checked against a private CA's bundle when one is given.
+        AGENT_CLIENT_ALLOW_PRIVATE_TARGETS=_bool(env.get("AGENT_CLIENT_ALLOW_PRIVATE_TARGETS")),
+        AGENT_CLIENT_CA_CERTS=env.get("AGENT_CLIENT_CA_CERTS") or None,
         EXPORT_WAIT_SECONDS=_int(env, "EXPORT_WAIT_SECONDS", cfg["EXPORT_WAIT_SECONDS"]),
         PREVIEW_TIMEOUT=_float(env, "PREVIEW_TIMEOUT", cfg["PREVIEW_TIMEOUT"]),
         PREVIEW_PROCESSES=_int(env, "PREVIEW_PROCESSES", cfg["PREVIEW_PROCESSES"]),
@@ -376,7 +381,7 @@ def config_for(name: str | None = None, env: Mapping[str, str] | None = None) ->
             raise ConfigError(f"{name}_{unit} must be at least 1.")
     for key in ("SIGNIN_EMAIL", "SIGNIN_IP", "REGISTER_IP", "MAIL_EMAIL", "AUTHENTICATED", "SHARE_PASSWORD",
                 "SHARE_DOWNLOAD", "TWO_FACTOR", "CURRENT_PASSWORD", "AI_GENERATE",
-                "AI_ANALYSIS", "PASSKEY_OPTIONS", "REAUTHENTICATE"):
+                "AI_ANALYSIS", "PASSKEY_OPTIONS", "REAUTHENTICATE", "AGENT"):
         if env.get(f"RATELIMIT_{key}"):
             cfg[f"RATELIMIT_{key}"] = env[f"RATELIMIT_{key}"]
     return cfg

@@ -9,6 +9,8 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import i18n, queue
+from app.account.agent_views import bp as account_agents_bp
+from app.agents.views import bp as agents_bp
 from app.account.token_views import bp as account_tokens_bp
 from app.account.views import bp as account_bp
 from app.ai import import_reading
@@ -82,7 +84,7 @@ def create_app(config: str | dict | None = None) -> Flask:
 
     routing.init_app(app)  # before the blueprints: ``<int:...>`` within what the database holds
     for blueprint in (auth_bp, reauth_bp, resumes_bp, pictures_bp, ai_bp, account_bp, account_tokens_bp,
-                      billing_bp, webhooks_bp, pages_bp):
+                      account_agents_bp, agents_bp, billing_bp, webhooks_bp, pages_bp):
         app.register_blueprint(blueprint)
 
     register_openapi(app)

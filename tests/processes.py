@@ -106,7 +106,44 @@ def gunicorn_for(test_env: dict, tmp_path_factory, **kwargs) -> Gunicorn:
     return Gunicorn({**os.environ, **test_env}, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log", **kwargs)
 
 
-class Gunicorn:
+class _Served:
+    """A server process of the test's own on a free port (``url``), logging to ``log``; stopped on exit."""
+
+    url: str
+    log: Path
+    process: subprocess.Popen | None
+    ready_path = "/healthz"
+
+    def signed_in(self, email: str, password: str = PASSWORD) -> requests.Session:
+        """A ``requests`` session with the cookie of a sign-in as ``email``."""
+        session = requests.Session()
+        # A connection of its own for each request: gunicorn closes a kept-alive connection after 2 s idle,
+        # and a request sent on one just as it closes is reset (a browser resends it; requests does not).
+        # Seen in CI: a tab signed in, idle while seven others signed in, then its racing save was reset.
+        session.headers["Connection"] = "close"
+        answer = session.post(f"{self.url}/api/auth/signin", json={"email": email, "password": password},
+                              timeout=30)
+        assert answer.status_code == 200, answer.text
+        return session
+
+    def _answers(self) -> bool:
+        assert self.process.poll() is None, "the server exited: " + self.log.read_text(errors="replace")[-2000:]
+        try:
+            with urllib.request.urlopen(f"{self.url}{self.ready_path}", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def __exit__(self, *_exc) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Gunicorn(_Served):
     """``gunicorn wsgi:app`` as the Procfile starts it, on a free port, configured by ``env`` (the test
     app's database): ``workers`` processes of ``threads`` threads each."""
 
@@ -124,30 +161,27 @@ class Gunicorn:
         wait_until(self._answers, timeout=30, interval=0.2)
         return self
 
-    def signed_in(self, email: str, password: str = PASSWORD) -> requests.Session:
-        """A ``requests`` session with the cookie of a sign-in as ``email``."""
-        session = requests.Session()
-        # A connection of its own for each request: gunicorn closes a kept-alive connection after 2 s idle,
-        # and a request sent on one just as it closes is reset (a browser resends it; requests does not).
-        # Seen in CI: a tab signed in, idle while seven others signed in, then its racing save was reset.
-        session.headers["Connection"] = "close"
-        answer = session.post(f"{self.url}/api/auth/signin", json={"email": email, "password": password},
-                              timeout=30)
-        assert answer.status_code == 200, answer.text
-        return session
 
-    def _answers(self) -> bool:
-        assert self.process.poll() is None, "gunicorn exited: " + self.log.read_text(errors="replace")[-2000:]
-        try:
-            with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
-                return response.status == 200
-        except OSError:
-            return False
+def uvicorn_for(test_env: dict, tmp_path_factory, target: str = "app.mcp.asgi:embedded", **env) -> Uvicorn:
+    """A Uvicorn serving ``target`` on the test app's database and settings."""
+    return Uvicorn({**os.environ, **test_env, **env}, tmp_path_factory.mktemp("uvicorn") / "uvicorn.log", target)
 
-    def __exit__(self, *_exc) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+
+class Uvicorn(_Served):
+    """``uvicorn <target>`` as the Procfile's ``mcp`` process (``app.mcp.asgi:app``) or ``make run``
+    (``app.mcp.asgi:embedded``) start it, on a free port; BASE_URL is its own address unless ``env`` says."""
+
+    ready_path = "/.well-known/oauth-protected-resource/mcp"  # served by both targets
+
+    def __init__(self, env: dict, log: Path, target: str):
+        self.port, self.log, self.process, self.target = free_port(), log, None, target
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {"BASE_URL": self.url, **env, "TRUSTED_PROXIES": "0"}
+
+    def __enter__(self) -> Uvicorn:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", self.target, "--host", "127.0.0.1", "--port", str(self.port),
+                 "--no-access-log"], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        wait_until(self._answers, timeout=60, interval=0.2)
+        return self

@@ -61,7 +61,7 @@ def test_make_run_serves_on_the_default_base_urls_host_and_port():
     # Signed in at another host than BASE_URL's, a browser is redirected to BASE_URL's host, has
     # no cookie there and looks signed out: the address `make run` serves on and prints must be it.
     recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.MULTILINE).group(1)
-    serve = next(line for line in recipe.splitlines() if " run " in line and "flask" in line)
+    serve = next(line for line in recipe.splitlines() if "--port" in line)  # uvicorn: the app and the MCP server
     host = re.search(r"--host[ =](\S+)", serve).group(1)
     port = int(re.search(r"--port[ =](\d+)", serve).group(1))
 

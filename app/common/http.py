@@ -34,7 +34,7 @@ _REQUEST_ID = re.compile(REQUEST_ID_PATTERN)
 # Scripts and styles only from our own files (a <style> element only with the response's nonce),
 # images also as data: URLs (resume photos), and no page inside another site's frame.
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'{style_nonce}; "
-                           "img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; "
+                           "img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'{form_targets}; "
                            "frame-ancestors 'none'; base-uri 'none'")
 HSTS_MAX_AGE = 63_072_000  # two years, as hstspreload.org asks
 
@@ -52,6 +52,15 @@ class JSONProvider(DefaultJSONProvider):
             return super().loads(s, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
+
+
+def allow_form_target(url: str) -> None:
+    """Let this response's form post lead to ``url``'s origin (CSP form-action also governs where the post's
+    redirect goes: the consent page sends the person back to an agent's redirect URI)."""
+    parts = urlsplit(url)
+    source = f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else f"{parts.scheme}:"
+    if re.fullmatch(r"[a-z][a-z0-9+.-]*:(//[A-Za-z0-9.:\[\]-]+)?", source):  # nothing that could end the policy
+        g.form_targets = [*g.get("form_targets", []), source]
 
 
 def csp_nonce() -> str:
@@ -224,7 +233,8 @@ def install_request_hooks(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         nonce = g.get("csp_nonce")
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.format(
-            style_nonce=f" 'nonce-{nonce}'" if nonce else "")
+            style_nonce=f" 'nonce-{nonce}'" if nonce else "",
+            form_targets="".join(f" {source}" for source in g.get("form_targets", [])))
         response.headers["X-Frame-Options"] = "DENY"  # frame-ancestors for browsers without CSP 2
         # same-origin: share and reset tokens in our URLs never reach another site, and our own form
         # posts keep a real Origin header (no-referrer would make it "null").

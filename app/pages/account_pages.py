@@ -36,11 +36,13 @@ import zoneinfo
 
 import segno
 from flask import current_app, make_response, redirect
+from flask_babel import gettext
 from flask_login import current_user
 from PIL import Image
 
 from app import i18n
 from app.account import service
+from app.agents import grants
 from app.auth import credentials, sudo
 from app.auth.oauth import PROVIDERS
 from app.errors import NotFound
@@ -85,7 +87,9 @@ def account_page():
         setup_secret=setup_secret, setup_minutes=_setup_minutes(),
         setup_elsewhere=credentials.setup_elsewhere(current_user, session_id),
         backup_codes=credentials.backup_codes_shown(current_user, session),
-        providers=PROVIDERS, avatar_version=avatar_version(account.avatar))
+        providers=PROVIDERS, avatar_version=avatar_version(account.avatar),
+        mcp_url=current_app.config["BASE_URL"] + "/mcp",
+        agent_scopes={scope: gettext(label) for scope, label in grants.SCOPES.items()})
 
 
 def avatar_version(url: str | None) -> str | None:

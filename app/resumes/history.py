@@ -21,7 +21,8 @@ def list_versions(user: User, resume_id: str, *, page: int, limit: int) -> tuple
     resume = service.get_owned_resume(user, resume_id)
     of_resume = ResumeVersion.resume_id == resume.id
     rows = db.session.execute(
-        select(ResumeVersion.id, ResumeVersion.created_at, ResumeVersion.title, ResumeVersion.cause)
+        select(ResumeVersion.id, ResumeVersion.created_at, ResumeVersion.title, ResumeVersion.cause,
+               ResumeVersion.author)
         .where(of_resume).order_by(ResumeVersion.created_at.desc(), ResumeVersion.id.desc())
         .limit(limit).offset((page - 1) * limit)).all()
     total = db.session.execute(select(func.count(ResumeVersion.id)).where(of_resume)).scalar_one()
@@ -46,8 +47,9 @@ def _version_of(resume: Resume, version_id: str) -> ResumeVersion:
     return version
 
 
-def restore(user: User, resume_id: str, version_id: str) -> Resume:
-    """Bring the resume back to a version; the state it replaces is kept as a ``restore`` version.
+def restore(user: User, resume_id: str, version_id: str, *, author: str | None = None) -> Resume:
+    """Bring the resume back to a version; the state it replaces is kept as a ``restore`` version (an
+    ``agent`` one named ``author`` when an agent reverted).
 
     Rescored; ``resume.updated`` names the fields that changed. Restoring a version equal to the
     resume as it is changes nothing (no version, no event). Commits. Raises as ``get_version``, and
@@ -64,7 +66,7 @@ def restore(user: User, resume_id: str, version_id: str) -> Resume:
     resume.sections_visibility = dict(target.sections_visibility)
     service.score(resume)
     resume.updated_at = utcnow()
-    versions.keep(resume.id, before, "restore")
+    versions.keep(resume.id, before, "agent" if author else "restore", author)
     service.record_update(resume, before.changed_fields(target))
     db.session.commit()
     return resume

@@ -134,6 +134,8 @@ class ResumeVersion(db.Model):
     content_json: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
     sections_visibility: Mapped[dict] = mapped_column(JSONDocument, nullable=False)
     cause: Mapped[str] = mapped_column(String(16), nullable=False)  # versions.CAUSES
+    # Who replaced this state, when an agent did: "Edited by <client>: <tool>" (cause "agent")
+    author: Mapped[str | None] = mapped_column(String(200))
 
 
 class ResumeImport(db.Model):

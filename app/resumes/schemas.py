@@ -348,7 +348,11 @@ class VersionListItemSchema(OutputSchema):
                           metadata={"description": "when the state was replaced (it was current until then)"})
     title = fields.String(required=True)
     cause = fields.String(required=True, validate=validate.OneOf(CAUSES),
-                          metadata={"description": "what replaced this state: edit or restore"})
+                          metadata={"description": "what replaced this state: edit, restore, conflict (a save "
+                                                   "refused as stale kept what it held), or agent"})
+    author = fields.String(required=True, allow_none=True, metadata={
+        "description": "for an agent's edit, the client and the tool (\"Edited by Claude Desktop: "
+                       "apply_resume_patch\"); else null"})
 
 
 class VersionSchema(VersionListItemSchema):

@@ -136,14 +136,16 @@ def etag_of(resume: Resume) -> str:
     return '"' + hashlib.sha256(stamp.encode()).hexdigest()[:20] + '"'
 
 
-def update_resume(user: User, resume_id: str, data: dict, if_match: str | None = None) -> Resume:
+def update_resume(user: User, resume_id: str, data: dict, if_match: str | None = None, *,
+                  author: str | None = None) -> Resume:
     """Apply the given fields (a given ``contentJson`` replaces the content). Commits.
 
     With ``if_match`` (the ETag of the version the save was made from, or ``*``), a save from another
     version is refused: what it would have saved is kept as a version (cause ``conflict``, so nothing
     typed is lost) and StaleCopy raised (the view's RESUME_CONFLICT carries the current resume). The
     database decides between saves racing with one tag (``_holds``): one wins, the others are refused.
-    Without it, the save applies whatever happened meanwhile, as before.
+    Without it, the save applies whatever happened meanwhile, as before. ``author`` names an agent's edit
+    (``versions.keep_edit``).
 
     Raises RESUME_NOT_FOUND, RESUME_NOT_OWNED, StaleCopy, INVALID_TEMPLATE, CONTENT_TOO_LARGE.
     """
@@ -165,7 +167,7 @@ def update_resume(user: User, resume_id: str, data: dict, if_match: str | None =
         score(resume)
     if data:
         resume.updated_at = utcnow()  # any change, even one SQLAlchemy sees as none, moves it up the list
-        versions.keep_edit(resume, before)
+        versions.keep_edit(resume, before, author)
         record_update(resume, [field for field in UPDATE_FIELDS if field in data])
     db.session.commit()
     return resume

@@ -9,6 +9,9 @@ replaced the state a version keeps (``CAUSES``):
 - ``edit``: an update that changed one of those fields (``PUT /api/resumes/<id>``,
   the project-entry endpoints); an update that changes none of them keeps nothing;
 - ``restore``: a restore of an earlier version (the state it replaced stays restorable);
+- ``agent``: an edit or a revert an AI agent made (through the MCP server): never folded, and
+  ``author`` names the client and the tool ("Edited by Claude Desktop: apply_resume_patch"), so each
+  agent edit can be told apart and undone from the history page;
 - ``conflict``: a save refused because it was made from an older copy (``If-Match`` named another
   version, through ``PUT /api/resumes/<id>`` or the project-entry endpoints): what it would have saved
   is kept (once, when the same save is sent again), so nothing typed in a stale tab is lost, and the
@@ -36,7 +39,7 @@ from app.common.models import new_id, utcnow
 from app.extensions import db
 from app.resumes.models import Resume, ResumeVersion
 
-CAUSES = ("edit", "restore", "conflict")
+CAUSES = ("edit", "restore", "conflict", "agent")
 KEEP = 100  # versions kept per resume
 # The fields a version keeps, named and ordered as ``resume.updated`` names them.
 KEPT_FIELDS = ("title", "templateId", "contentJson", "sectionsVisibility")
@@ -63,11 +66,15 @@ class State:
         return [field for field in KEPT_FIELDS if differ.get(field)]
 
 
-def keep_edit(resume: Resume, before: State) -> None:
+def keep_edit(resume: Resume, before: State, author: str | None = None) -> None:
     """Keep ``before`` as a version of ``resume``, which an edit has just changed (not committed),
-    unless nothing kept changed or the edit folds into a burst. Does not commit."""
+    unless nothing kept changed or the edit folds into a burst; an agent's edit (``author``) never
+    folds. Does not commit."""
     db.session.flush()  # a template assigned through the relationship sets template_id only then
     if State.of(resume) == before:
+        return
+    if author is not None:
+        keep(resume.id, before, "agent", author)
         return
     newest = db.session.execute(
         select(ResumeVersion.created_at, ResumeVersion.cause).where(ResumeVersion.resume_id == resume.id)
@@ -87,9 +94,9 @@ def keep_refused(resume_id: str, state: State) -> None:
         keep(resume_id, state, "conflict")
 
 
-def keep(resume_id: str, state: State, cause: str) -> None:
+def keep(resume_id: str, state: State, cause: str, author: str | None = None) -> None:
     """Add the version and delete those past the newest ``KEEP``, in the caller's transaction."""
-    db.session.add(ResumeVersion(id=new_id(), resume_id=resume_id, created_at=utcnow(), cause=cause,
+    db.session.add(ResumeVersion(id=new_id(), resume_id=resume_id, created_at=utcnow(), cause=cause, author=author,
                                  title=state.title, template_id=state.template_id,
                                  content_json=state.content_json, sections_visibility=state.sections_visibility))
     db.session.flush()

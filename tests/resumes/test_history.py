@@ -59,14 +59,16 @@ def test_an_edit_keeps_the_state_it_replaced(client, resume, templates):
 
     body = versions(client, resume["id"])
     [item] = body["data"]
-    assert list(item) == ["id", "createdAt", "title", "cause"]
+    assert list(item) == ["id", "createdAt", "title", "cause", "author"]
+    assert item["author"] is None  # a person's edit; an agent's names the agent and the tool
     assert item["title"] == "Backend engineer" and item["cause"] == "edit" and item["createdAt"].endswith("Z")
     assert body["meta"] == {"total": 1, "page": 1, "limit": 10, "totalPages": 1}
 
     response = client.get(f"/api/resumes/{resume['id']}/versions/{item['id']}")
     assert response.status_code == 200
     version = response.get_json()["data"]
-    assert set(version) == {"id", "createdAt", "cause", "title", "templateId", "contentJson", "sectionsVisibility"}
+    assert set(version) == {"id", "createdAt", "cause", "author", "title", "templateId", "contentJson",
+                            "sectionsVisibility"}
     assert version["contentJson"] == before["contentJson"] and version["templateId"] == templates["basic"][0]
     assert version["sectionsVisibility"] == before["sectionsVisibility"]
     assert version["title"] == "Backend engineer" and version["cause"] == "edit"

@@ -6,12 +6,14 @@ import { mediumDate, t } from "../shared/i18n.js";
 import { clear, fail } from "./form.js";
 import { withSudo } from "./reauth.js";
 import { el, show } from "../shared/dom.js";
+import { setUpShownOnce } from "./shown-once.js";
 
 const list = document.getElementById("token-list");
 const form = document.getElementById("token-create-form");
 const created = document.getElementById("token-created");
 const value = document.getElementById("token-value");
 const problem = document.getElementById("token-error");
+let reveal = null; // shows a new token's value (account/shown-once.js)
 
 
 const day = (iso) => mediumDate.format(new Date(iso));
@@ -55,11 +57,8 @@ async function create(event) {
   try {
     const token = await withSudo(() => request("POST", "/api/account/tokens", { name }));
     form.reset();
-    value.value = token.token;
-    created.hidden = false;
+    reveal(token.token);
     toast(t("Token created. Copy it now: it is not shown again."), "ok");
-    value.focus();
-    value.select();
     await load();
   } catch (error) {
     fail(form, error);
@@ -68,46 +67,14 @@ async function create(event) {
   }
 }
 
-async function copy() {
-  try {
-    await navigator.clipboard.writeText(value.value);
-    toast(t("Copied."), "ok");
-  } catch {
-    value.focus();
-    value.select(); // the person copies it themselves
-    toast(t("The token is selected: press Ctrl+C (or ⌘C) to copy it."));
-  }
-}
-
-function done() {
-  value.value = ""; // the value leaves the page
-  created.hidden = true;
-  form.elements.name.focus();
-}
-
-async function revoke(button) {
-  const name = button.dataset.name;
-  if (!window.confirm(t("Revoke “{name}”? The programs that use it stop working.", { name }))) return;
-  show(problem, "");
-  button.disabled = true;
-  try {
-    render((await request("DELETE", `/api/account/tokens/${encodeURIComponent(button.dataset.revoke)}`)).tokens);
-    toast(t("Token revoked: {name}.", { name }), "ok");
-    form.elements.name.focus();
-  } catch (error) {
-    button.disabled = false;
-    show(problem, error.message);
-    button.focus();
-  }
-}
-
 if (list) {
+  reveal = setUpShownOnce(
+    { list, form, created, value, problem, copy: document.getElementById("token-copy"),
+      done: document.getElementById("token-done") },
+    "/api/account/tokens", (body) => render(body.tokens),
+    { selected: t("The token is selected: press Ctrl+C (or ⌘C) to copy it."),
+      confirm: (name) => t("Revoke “{name}”? The programs that use it stop working.", { name }),
+      revoked: (name) => t("Token revoked: {name}.", { name }) });
   form.addEventListener("submit", create);
-  document.getElementById("token-copy").addEventListener("click", copy);
-  document.getElementById("token-done").addEventListener("click", done);
-  list.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-revoke]");
-    if (button) revoke(button);
-  });
   load();
 }

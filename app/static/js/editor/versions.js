@@ -13,7 +13,10 @@ import { $ } from "../shared/dom.js";
 
 const LIMIT = 10;
 const CAUSES = { edit: N_("Replaced by an edit"), restore: N_("Replaced by a restore"),
-                 conflict: N_("Not saved: made from an older copy") };
+                 conflict: N_("Not saved: made from an older copy"), agent: N_("Edited by {author}") };
+
+// What replaced a version, in the page's words: an agent's edit names the client and the tool.
+const cause = (version) => t(CAUSES[version.cause] || version.cause, { author: version.author || "" });
 let editor = null;
 let page = 0;
 let pages = 1;
@@ -66,7 +69,7 @@ function showVersion(version) {
     .find((choice) => choice.value === version.templateId);
   shownVersion = version;
   $("history-title").textContent = version.title;
-  $("history-meta").textContent = [formatTime(version.createdAt), t(CAUSES[version.cause] || version.cause),
+  $("history-meta").textContent = [formatTime(version.createdAt), cause(version),
                                    option?.textContent].filter(Boolean).join(" · ");
   showChanges();
   showWhole($("history-whole-toggle").getAttribute("aria-expanded") === "true");
@@ -98,7 +101,7 @@ function row(item) {
   button.setAttribute("aria-pressed", String(item.id === selected));
   const time = element("time", formatTime(item.createdAt));
   time.dateTime = item.createdAt;
-  button.append(time, element("span", t(CAUSES[item.cause] || item.cause), "muted"), element("span", item.title, "version-title"));
+  button.append(time, element("span", cause(item), "muted"), element("span", item.title, "version-title"));
   button.addEventListener("click", () => select(item, button));
   li.append(button);
   return li;

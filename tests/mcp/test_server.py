@@ -1,0 +1,199 @@
+"""The MCP server through the SDK's own client over HTTP (issue 35 points 1-4 and 6), served as ``make run``
+serves it (``uvicorn app.mcp.asgi:embedded``: the MCP server and the Flask app in one process) on the
+test database (SQLite, or PostgreSQL in CI's second pass): discovery and the 401 challenge, personal
+agent keys and their scopes (403 insufficient_scope), each tool against the API's own answers, a patch
+made from a stale version refused with the current one, every agent edit a named version that reverts,
+the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
+from __future__ import annotations
+
+import anyio
+import pytest
+import requests
+from mcp.types import ElicitResult
+
+from tests.mcp.client import connect, error_of
+from tests.processes import uvicorn_for
+
+ALL = ["resumes:read", "resumes:write", "resumes:export", "resumes:delete", "jobs:analyze"]
+
+
+@pytest.fixture(scope="module")
+def server(test_env, tmp_path_factory):
+    with uvicorn_for(test_env, tmp_path_factory) as running:
+        yield running
+
+
+@pytest.fixture
+def person(server, make_user):
+    user = make_user()
+    return server.signed_in(user["email"])
+
+
+def _key(server, session, scopes=ALL, name="Claude Desktop") -> str:
+    answer = session.post(f"{server.url}/api/account/agents", json={"name": name, "scopes": scopes}, timeout=30)
+    assert answer.status_code == 201, answer.text
+    return answer.json()["data"]["key"]
+
+
+def _run(work):
+    return anyio.run(work)
+
+
+def test_discovery_and_the_challenge(server):
+    metadata = requests.get(f"{server.url}/.well-known/oauth-protected-resource/mcp", timeout=30).json()
+    assert metadata["resource"] == f"{server.url}/mcp"
+    assert metadata["authorization_servers"] == [f"{server.url}/"]
+    assert metadata["scopes_supported"] == ALL
+    authorization = requests.get(f"{server.url}/.well-known/oauth-authorization-server", timeout=30).json()
+    assert authorization["issuer"] == f"{server.url}/"
+    assert authorization["code_challenge_methods_supported"] == ["S256"]
+    assert authorization["client_id_metadata_document_supported"] is True
+    for bearer in (None, "rsa_not-a-key", "eyJhbGciOiJub25lIn0.e30."):
+        headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
+        answer = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                               headers=headers, timeout=30)
+        assert answer.status_code == 401
+        challenge = answer.headers["WWW-Authenticate"]
+        assert challenge.startswith("Bearer ")
+        assert f'resource_metadata="{server.url}/.well-known/oauth-protected-resource/mcp"' in challenge
+
+
+def test_the_tools_their_names_and_annotations(server, person):
+    key = _key(server, person)
+
+    async def work():
+        async with connect(server.url, key) as client:
+            return (await client.list_tools()).tools
+
+    tools = {tool.name: tool for tool in _run(work)}
+    assert sorted(tools) == sorted([
+        "list_resumes", "get_resume", "apply_resume_patch", "create_resume", "duplicate_resume", "switch_template",
+        "import_json_resume", "list_versions", "revert_resume", "trash_resume", "restore_resume", "export_resume",
+        "list_templates", "analyze_job"])
+    for name in ("list_resumes", "get_resume", "list_versions", "list_templates"):
+        assert tools[name].annotations.read_only_hint is True
+    assert tools["trash_resume"].annotations.destructive_hint is True
+    assert tools["apply_resume_patch"].annotations.destructive_hint is False
+    assert tools["apply_resume_patch"].annotations.idempotent_hint is False
+    assert set(tools["apply_resume_patch"].input_schema["required"]) == {"resume_id", "base_version", "operations"}
+    assert "confirmation" not in tools["trash_resume"].input_schema["properties"]  # asked of the person, not the model
+
+
+def test_a_patch_is_a_named_version_that_reverts_and_a_stale_one_is_refused(server, person):
+    key = _key(server, person)
+
+    async def work():
+        async with connect(server.url, key) as client:
+            created = (await client.call_tool("create_resume", {"title": "Platform engineer"})).structured_content
+            resume_id, first = created["resume"]["id"], created["version"]
+            job = {"company": "Acme", "position": "Engineer", "startDate": "2020-01", "endDate": "",
+                   "description": "Built the billing system."}
+            patched = await client.call_tool("apply_resume_patch", {
+                "resume_id": resume_id, "base_version": first,
+                "operations": [{"op": "add", "path": "/contentJson/workExperience/-", "value": job},
+                               {"op": "replace", "path": "/title", "value": "Staff engineer"}]})
+            read = (await client.call_tool("get_resume", {"resume_id": resume_id})).structured_content
+            entry = read["resume"]["contentJson"]["workExperience"][0]
+            stale = await client.call_tool("apply_resume_patch", {
+                "resume_id": resume_id, "base_version": first,
+                "operations": [{"op": "replace", "path": "/title", "value": "Lost"}]})
+            by_id = await client.call_tool("apply_resume_patch", {
+                "resume_id": resume_id, "base_version": read["version"], "operations": [
+                    {"op": "replace", "path": f"/contentJson/workExperience/{entry['id']}/description",
+                     "value": "Led the billing system's rewrite."}]})
+            by_position = await client.call_tool("apply_resume_patch", {
+                "resume_id": resume_id, "base_version": by_id.structured_content["version"], "operations": [
+                    {"op": "remove", "path": "/contentJson/workExperience/0"}]})
+            versions = (await client.call_tool("list_versions", {"resume_id": resume_id})).structured_content
+            oldest = versions["versions"][-1]
+            reverted = await client.call_tool("revert_resume", {"resume_id": resume_id, "version_id": oldest["id"]})
+            return patched, read, stale, by_id, by_position, versions, reverted, resume_id
+
+    patched, read, stale, by_id, by_position, versions, reverted, resume_id = _run(work)
+    assert patched.structured_content["saved"] is True
+    assert patched.structured_content["changedPaths"] == ["/contentJson/workExperience/-", "/title"]
+    assert patched.structured_content["version"] == read["version"]
+    assert read["resume"]["title"] == "Staff engineer"
+    assert "htmlTemplate" not in read["resume"]["template"]
+    conflict = error_of(stale)
+    assert (conflict["code"], conflict["status"]) == ("RESUME_CONFLICT", 409)
+    assert conflict["details"]["currentVersion"] == read["version"]
+    assert by_id.structured_content["saved"] is True
+    assert error_of(by_position)["code"] == "VALIDATION_ERROR"
+    assert [(v["cause"], v["author"]) for v in versions["versions"]] == [
+        ("agent", "Claude Desktop: apply_resume_patch")] * 2
+    assert reverted.structured_content["title"] == "Platform engineer"
+    # The JSON API sees what the agent did: the resume reverted, the history naming each step
+    api = person.get(f"{server.url}/api/resumes/{resume_id}", timeout=30).json()["data"]
+    assert (api["title"], api["contentJson"]["workExperience"]) == ("Platform engineer", [])
+    history = person.get(f"{server.url}/api/resumes/{resume_id}/versions", timeout=30).json()["data"]
+    assert [item["author"] for item in history][:1] == ["Claude Desktop: revert_resume"]
+
+
+def test_a_key_without_the_scope_is_refused_403_insufficient_scope(server, person):
+    key = _key(server, person, scopes=["resumes:read"], name="Reader")
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "create_resume", "arguments": {"title": "Nope"}}}
+    answer = requests.post(f"{server.url}/mcp", json=call, timeout=30, headers={
+        "Authorization": f"Bearer {key}", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-11-25"})
+    assert answer.status_code == 403
+    assert answer.json()["error"] == "insufficient_scope"
+    assert 'error="insufficient_scope", scope="resumes:write"' in answer.headers["WWW-Authenticate"]
+
+    async def work():
+        async with connect(server.url, key) as client:
+            listed = await client.call_tool("list_resumes", {})
+            with pytest.raises(Exception):
+                await client.call_tool("trash_resume", {"resume_id": "x"})
+            return listed
+
+    assert _run(work).structured_content["total"] == 0
+    assert person.get(f"{server.url}/api/resumes", timeout=30).json()["data"] == []
+
+
+def test_the_export_url_is_fetched_and_a_revoked_key_stops_at_once(server, person):
+    key = _key(server, person)
+
+    async def work():
+        async with connect(server.url, key) as client:
+            created = (await client.call_tool("create_resume", {"title": "Exported"})).structured_content
+            exported = await client.call_tool("export_resume", {"resume_id": created["resume"]["id"], "format": "txt"})
+            return exported.structured_content
+
+    exported = _run(work)
+    download = requests.get(exported["downloadUrl"], timeout=30)  # no sign-in: the URL is signed
+    assert download.status_code == 200 and "Exported" in download.text
+    agents = person.get(f"{server.url}/api/account/agents", timeout=30).json()["data"]["agents"]
+    assert [(agent["name"], agent["scopes"]) for agent in agents] == [("Claude Desktop", ALL)]
+    assert agents[0]["lastUsedAt"] is not None
+    log = person.get(f"{server.url}/api/account/agents/log", timeout=30).json()["data"]
+    assert [(item["tool"], item["outcome"]) for item in log] == [("export_resume", "done"), ("create_resume", "done")]
+    assert person.delete(f"{server.url}/api/account/agents/{agents[0]['id']}", timeout=30).status_code == 200
+    answer = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                           headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    assert answer.status_code == 401
+
+
+def test_the_trash_asks_the_person_first(server, person):
+    key = _key(server, person)
+    answers = []
+
+    async def decide(_context, params):
+        answers.append(params.message)
+        return ElicitResult(action="accept", content={"confirm": len(answers) > 1})
+
+    async def work():
+        async with connect(server.url, key, elicitation_callback=decide) as client:
+            created = (await client.call_tool("create_resume", {"title": "Old one"})).structured_content
+            resume_id = created["resume"]["id"]
+            kept = await client.call_tool("trash_resume", {"resume_id": resume_id})
+            trashed = await client.call_tool("trash_resume", {"resume_id": resume_id})
+            restored = await client.call_tool("restore_resume", {"resume_id": resume_id})
+            return resume_id, kept, trashed, restored
+
+    resume_id, kept, trashed, restored = _run(work)
+    assert kept.structured_content == {"trashed": False}
+    assert trashed.structured_content == {"trashed": True}
+    assert "trash" in answers[0]
+    assert restored.structured_content["resume"]["id"] == resume_id
