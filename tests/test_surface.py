@@ -23,6 +23,7 @@ SURFACE = ROOT / "tests" / "data" / "surface"
 
 # Every job RQ may hold, by the dotted name it stores.
 JOB_NAMES = (
+    "app.ai.assistant.run_conversation",
     "app.ai.generation.run_generation",
     "app.ai.import_reading.run_import_reading",
     "app.ai.letters.render_letter",

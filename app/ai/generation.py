@@ -20,8 +20,7 @@ from marshmallow import fields as ma_fields, post_dump, validate
 
 from app import i18n
 from app.ai import provider
-from app.ai.access import require_ai_features
-from app.billing.usage import count_api_request
+from app.ai.access import writing_settings
 from app.common.models import utcnow
 from app.common.schemas import InputSchema, OutputSchema, StrictInteger, StrictString, Timestamp, \
     format_timestamp
@@ -93,13 +92,7 @@ def generate(user: User, resume_id: str, data: dict, *, already_counted: bool = 
     language = data.get("language") or (user.preferences or {}).get("language") or "en"
     if language not in LANGUAGE_NAMES:
         language = "en"
-    settings = provider.settings_from(current_app.config)
-    if settings is None:
-        raise ApiError("AI_NOT_CONFIGURED", "AI writing is not configured on this server: the operator sets "
-                                            "AI_BASE_URL and AI_MODEL (any OpenAI-compatible service).")
-    require_ai_features(user)
-    if not already_counted:
-        count_api_request(user)
+    settings = writing_settings(user, already_counted=already_counted)
     messages = prompt(kind, content, job, language, entry)
     resume_id, user_id = resume.id, user.id
     db.session.rollback()  # nothing held while the provider writes

@@ -51,19 +51,30 @@ def configured(config: Mapping) -> bool:
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict  # the call's arguments, parsed ({} when the model sent none or no JSON object)
+
+
+@dataclass(frozen=True)
 class Completion:
     text: str
     model: str  # the model that answered (the reply's ``model``; the configured one when it has none)
+    tool_calls: tuple[ToolCall, ...] = ()  # the functions the model asks to call (``tools`` given)
 
 
 def complete(settings: Settings, messages: list[dict], *, json_reply: bool = False,
-             max_tokens: int = 1200) -> Completion:
+             max_tokens: int = 1200, tools: list[dict] | None = None) -> Completion:
     """The assistant's reply to ``messages``. ``json_reply`` asks for a JSON object (``response_format``),
-    which OpenAI, Ollama and vLLM honour. Raises ProviderFailed."""
+    which OpenAI, Ollama and vLLM honour; ``tools`` offers functions (OpenAI's tool calling, which they
+    honour too), and the reply may call them instead of answering. Raises ProviderFailed."""
     payload = {"model": settings.model, "messages": messages, "temperature": 0.4, "max_tokens": max_tokens,
                "stream": False}
     if json_reply:
         payload["response_format"] = {"type": "json_object"}
+    if tools:
+        payload["tools"] = tools
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if settings.api_key:
         headers["Authorization"] = f"Bearer {settings.api_key}"
@@ -84,20 +95,47 @@ def complete(settings: Settings, messages: list[dict], *, json_reply: bool = Fal
         hint = " (its rate limit)" if response.status == 429 else ""
         raise ProviderFailed(f"The AI provider refused the request with status {response.status}{hint}. "
                              "Try again in a moment.", f"status {response.status}")
-    return Completion(text=_content(response.body), model=_model(response.body) or settings.model)
+    calls = _tool_calls(response.body) if tools else ()
+    return Completion(text=_content(response.body, calls), model=_model(response.body) or settings.model,
+                      tool_calls=calls)
 
 
-def _content(body: bytes) -> str:
-    """``choices[0].message.content`` of a chat completion. Raises ProviderFailed."""
+def _message(body: bytes) -> dict:
     try:
-        reply = json.loads(body)
-        content = reply["choices"][0]["message"]["content"]
+        message = json.loads(body)["choices"][0]["message"]
     except (ValueError, KeyError, IndexError, TypeError):
+        message = None
+    if not isinstance(message, dict):
         log.warning("AI provider: the answer is not a chat completion")
-        raise ProviderFailed("The AI provider's answer could not be read.", "not a completion") from None
+        raise ProviderFailed("The AI provider's answer could not be read.", "not a completion")
+    return message
+
+
+def _content(body: bytes, calls: tuple[ToolCall, ...] = ()) -> str:
+    """``choices[0].message.content`` of a chat completion (which may be empty beside tool calls). Raises
+    ProviderFailed."""
+    content = _message(body).get("content")
+    if content is None and calls:
+        return ""
     if not isinstance(content, str):
         raise ProviderFailed("The AI provider's answer could not be read.", "not a completion")
     return content
+
+
+def _tool_calls(body: bytes) -> tuple[ToolCall, ...]:
+    """The reply's ``tool_calls``, each with its arguments parsed."""
+    found = []
+    for call in _message(body).get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            continue
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except (ValueError, TypeError):
+            arguments = {}
+        found.append(ToolCall(id=str(call.get("id") or f"call_{len(found)}"), name=function["name"],
+                              arguments=arguments if isinstance(arguments, dict) else {}))
+    return tuple(found)
 
 
 def _model(body: bytes) -> str | None:

@@ -30,7 +30,7 @@ from app.content.schema import ContentSchema
 from app.mcp import tools
 from app.mcp.auth import GrantVerifier, ScopeGate
 from app.mcp.calls import Calls
-from app.resumes import service
+from app.resumes import patching, service
 
 NAME = "resume-service"
 LOOPBACK = ("localhost", "127.0.0.1", "[::1]")
@@ -71,7 +71,7 @@ def build(flask_app: Flask) -> MCPServer:
         if token is None or "resumes:read" not in token.scopes:
             raise ResourceError("This resource needs the scope resumes:read.")
         try:
-            return json.dumps(calls.run("get_resume", lambda caller: tools.resume_document(
+            return json.dumps(calls.run("get_resume", lambda caller: patching.document_of(
                 service.get_owned_resume(caller.user, resume_id)), resume_id), ensure_ascii=False)
         except Exception as exc:  # a ToolError: the same words, as a resource's error
             raise ResourceError(str(exc)) from None

@@ -15,11 +15,9 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from app.ai import analysis
-from app.content import patch
-from app.errors import ApiError
 from app.mcp import answers
 from app.mcp.calls import Caller, Calls
-from app.resumes import exports, history, imports, schemas, service, trash
+from app.resumes import exports, history, imports, patching, schemas, service, trash
 
 # The scope each tool needs.
 SCOPES = {
@@ -31,38 +29,12 @@ SCOPES = {
     "export_resume": "resumes:export",
     "analyze_job": "jobs:analyze",
 }
-PATCHABLE = ("title", "contentJson", "sectionsVisibility", "targetJobDescription")
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 def _writes(*, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
     return ToolAnnotations(read_only_hint=False, destructive_hint=destructive, idempotent_hint=idempotent,
                            open_world_hint=False)
-
-
-def version_of(resume) -> str:
-    return service.etag_of(resume).strip('"')
-
-
-def resume_document(resume) -> answers.ResumeRead:
-    """A resume as an agent reads it: the API's detail, its version, and every entry with an id."""
-    detail = schemas.ResumeDetailSchema().dump(resume)
-    detail["template"] = {key: detail["template"][key] for key in ("id", "name", "category", "tier")
-                          if key in detail["template"]}  # not the template's HTML
-    detail["contentJson"] = patch.entry_ids(detail["contentJson"])
-    return {"version": version_of(resume), "resume": detail}
-
-
-def _stale(resume) -> ApiError:
-    return ApiError("RESUME_CONFLICT", "This resume was changed since the version you read: read it again, then "
-                    "patch from the current version.", {"currentVersion": version_of(resume)})
-
-
-def _current(caller: Caller, resume_id: str, base_version: str):
-    resume = service.get_owned_resume(caller.user, resume_id)
-    if base_version != version_of(resume):
-        raise _stale(resume)
-    return resume
 
 
 class Confirmation(BaseModel):
@@ -99,7 +71,7 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
     def get_resume(resume_id: str) -> answers.ResumeRead:
         """One resume with its ``version`` (pass it as ``base_version`` to edit). Every entry of a list
         has an ``id``: patches address entries by it."""
-        return calls.run("get_resume", lambda caller: resume_document(
+        return calls.run("get_resume", lambda caller: patching.document_of(
             service.get_owned_resume(caller.user, resume_id)), resume_id)
 
     @server.tool(annotations=_writes())
@@ -111,26 +83,9 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
         (/contentJson/workExperience/<id>/description), plain lists by position (- appends). Refused with
         RESUME_CONFLICT and the current version when the resume changed since ``base_version``. With
         ``dry_run`` nothing is saved: the answer shows the resume as it would be."""
-        def work(caller: Caller):
-            resume = _current(caller, resume_id, base_version)
-            document = {field: value for field, value in schemas.ResumeDetailSchema().dump(resume).items()
-                        if field in PATCHABLE}
-            try:
-                patched, changed = patch.apply(document, operations, PATCHABLE)
-            except patch.PatchRefused as refused:
-                raise ApiError("VALIDATION_ERROR", str(refused), {"field": "operations", "operation": refused.index})
-            data = schemas.ResumeUpdateSchema(partial=True).load(
-                {field: patched[field] for field in PATCHABLE if patched.get(field) != document.get(field)})
-            if dry_run:
-                return {"version": base_version, "changedPaths": changed, "saved": False,
-                        "resume": patch.entry_ids({**document, **patched})}
-            try:
-                saved = service.update_resume(caller.user, resume_id, data, if_match=f'"{base_version}"',
-                                              author=caller.author("apply_resume_patch"))
-            except service.StaleCopy as stale:
-                raise _stale(stale.resume) from None
-            return {"version": version_of(saved), "changedPaths": changed, "saved": True}
-        return calls.run("apply_resume_patch", work, resume_id)
+        return calls.run("apply_resume_patch", lambda caller: patching.apply(
+            caller.user, resume_id, base_version, operations, author=caller.author("apply_resume_patch"),
+            dry_run=dry_run), resume_id)
 
     @server.tool(annotations=_writes())
     def create_resume(title: Annotated[str, Field(min_length=1, max_length=200)],
@@ -139,26 +94,26 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
         def work(caller: Caller):
             data = schemas.ResumeCreateSchema().load({"title": title,
                                                       "templateId": template_id or imports.default_template_id()})
-            return resume_document(service.create_resume(caller.user, data))
+            return patching.document_of(service.create_resume(caller.user, data))
         return calls.run("create_resume", work)
 
     @server.tool(annotations=_writes())
     def duplicate_resume(resume_id: str) -> answers.ResumeRead:
         """A DRAFT copy of a resume, titled "<title> (copy)"."""
-        return calls.run("duplicate_resume", lambda caller: resume_document(
+        return calls.run("duplicate_resume", lambda caller: patching.document_of(
             service.duplicate_resume(caller.user, resume_id)), resume_id)
 
     @server.tool(annotations=_writes(idempotent=True))
     def switch_template(resume_id: str, template_id: str, base_version: str) -> answers.TemplateSwitched:
         """Draw a resume with another template (list_templates); a premium one needs a Premium plan."""
         def work(caller: Caller):
-            _current(caller, resume_id, base_version)
+            patching.current(caller.user, resume_id, base_version)
             try:
                 saved = service.update_resume(caller.user, resume_id, {"templateId": template_id},
                                               if_match=f'"{base_version}"', author=caller.author("switch_template"))
-            except service.StaleCopy as stale:
-                raise _stale(stale.resume) from None
-            return {"version": version_of(saved), "templateId": saved.template_id}
+            except service.StaleCopy as copy:
+                raise patching.stale(copy.resume) from None
+            return {"version": patching.version_of(saved), "templateId": saved.template_id}
         return calls.run("switch_template", work, resume_id)
 
     @server.tool(annotations=_writes())
@@ -166,7 +121,7 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
         """A new DRAFT resume from a JSON Resume document (jsonresume.org); the answer says what was not kept."""
         def work(caller: Caller):
             resume, dropped, _report = imports.import_document(caller.user, json_resume, title=title)
-            return {**resume_document(resume), "dropped": dropped}
+            return {**patching.document_of(resume), "dropped": dropped}
         return calls.run("import_json_resume", work)
 
     @server.tool(annotations=READ)
@@ -184,7 +139,7 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
         """Bring a resume back to one of its versions; the state it replaces is kept as a version too."""
         def work(caller: Caller):
             resume = history.restore(caller.user, resume_id, version_id, author=caller.author("revert_resume"))
-            return {"version": version_of(resume), "title": resume.title}
+            return {"version": patching.version_of(resume), "title": resume.title}
         return calls.run("revert_resume", work, resume_id)
 
     @server.tool(annotations=_writes(destructive=True, idempotent=True))
@@ -201,7 +156,7 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
     @server.tool(annotations=_writes(idempotent=True))
     def restore_resume(resume_id: str) -> answers.ResumeRead:
         """Bring a resume back from the trash."""
-        return calls.run("restore_resume", lambda caller: resume_document(trash.restore(caller.user, resume_id)),
+        return calls.run("restore_resume", lambda caller: patching.document_of(trash.restore(caller.user, resume_id)),
                          resume_id)
 
     @server.tool(annotations=_writes(idempotent=True))

@@ -5,7 +5,9 @@ completion whose content suits what was asked (a summary, a cover letter, or a J
 when ``response_format`` asks for JSON; for an import's reading of a file, ``reading``, a JSON object
 of content: ``{}`` unless a test sets it). Tests change its behaviour: ``content`` replaces the content,
 ``raw`` the whole body, ``status`` the status; ``hang`` makes it wait (until ``release`` or 30 s) before
-answering, so a caller's time-out passes.
+answering, so a caller's time-out passes. A request offering ``tools`` (the editor's assistant) is answered
+by the next of ``turns``: a message ({"content"} or {"tool_calls"}, see ``call``), or a function of the
+request's body that returns one (to read what the tools answered before); with none left, a plain reply.
 """
 from __future__ import annotations
 
@@ -25,6 +27,18 @@ LETTER = ("Dear hiring team,\n\nI am applying for the Backend Engineer role. For
           "Kind regards,\nAda Lovelace")
 BULLETS = ["Led the move of the payment API to a queue-based design", "Cut p99 latency by 40 % with caching",
            "Mentored four engineers"]
+
+
+def call(name: str, **arguments) -> dict:
+    """An assistant message that calls the function ``name`` with ``arguments``."""
+    call.count = getattr(call, "count", 0) + 1
+    return {"content": None, "tool_calls": [{"id": f"call_{call.count}", "type": "function",
+                                             "function": {"name": name, "arguments": json.dumps(arguments)}}]}
+
+
+def tool_results(body: dict) -> list[dict]:
+    """What the tools answered so far in a request's conversation, parsed, oldest first."""
+    return [json.loads(message["content"]) for message in body["messages"] if message["role"] == "tool"]
 
 
 def is_import(body: dict) -> bool:
@@ -54,6 +68,7 @@ class FakeOpenAI:
         self.raw: bytes | None = None
         self.status = 200
         self.hang = False
+        self.turns: list = []
         self._released.set()
         with self._lock:
             self.requests.clear()
@@ -79,6 +94,12 @@ class FakeOpenAI:
                             status=self.status, mimetype="application/json")
         if self.raw is not None:
             return Response(self.raw, mimetype="application/json")
+        if body.get("tools"):
+            turn = self.turns.pop(0) if self.turns else {"content": "How can I help with your resume?"}
+            message = {"role": "assistant", **(turn(body) if callable(turn) else turn)}
+            return {"id": "chatcmpl-1", "object": "chat.completion", "model": MODEL,
+                    "choices": [{"index": 0, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                                 "message": message}]}
         return {"id": "chatcmpl-1", "object": "chat.completion", "model": MODEL,
                 "choices": [{"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": self._content(body)}}]}

@@ -180,15 +180,24 @@ def _authorize_url(server, client_document, challenge: str, **extra) -> str:
     return f"{server.url}/oauth/authorize?{urlencode(query)}"
 
 
-def test_pkce_a_replayed_code_a_denial_and_strangers_are_refused(server, client_document, make_user):
-    person = server.signed_in(make_user()["email"])
-    verifier = "v" * 64
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+def _challenge(verifier: str) -> str:
+    return base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+
+
+def _allowed(server, client_document, person, challenge: str) -> str:
+    """The code the client gets once ``person`` allows it resumes:read."""
     sealed, _ = _consent(person, _authorize_url(server, client_document, challenge))
     answer = person.post(f"{server.url}/oauth/authorize", data={"request": sealed, "decision": "allow",
                                                                 "scope": "resumes:read"},
                          timeout=30, allow_redirects=False)
-    code = parse_qs(urlsplit(answer.headers["Location"]).query)["code"][0]
+    return parse_qs(urlsplit(answer.headers["Location"]).query)["code"][0]
+
+
+def test_pkce_a_replayed_code_a_denial_and_strangers_are_refused(server, client_document, make_user):
+    person = server.signed_in(make_user()["email"])
+    verifier = "v" * 64
+    challenge = _challenge(verifier)
+    code = _allowed(server, client_document, person, challenge)
     exchange = {"grant_type": "authorization_code", "code": code, "client_id": client_document.url,
                 "redirect_uri": REDIRECT}
     wrong = requests.post(f"{server.url}/oauth/token", data={**exchange, "code_verifier": "w" * 64}, timeout=30)
@@ -207,3 +216,25 @@ def test_pkce_a_replayed_code_a_denial_and_strangers_are_refused(server, client_
     assert stranger.status_code == 400 and "Location" not in stranger.headers  # never redirected to
     signed_out = requests.get(_authorize_url(server, client_document, challenge), timeout=30, allow_redirects=False)
     assert signed_out.status_code == 302 and "/login?callbackUrl=" in signed_out.headers["Location"]
+
+
+def test_revoking_a_refresh_token_disconnects_the_agent(server, client_document, make_user):
+    person = server.signed_in(make_user()["email"])
+    verifier = "r" * 50
+    code = _allowed(server, client_document, person, _challenge(verifier))
+    tokens = requests.post(f"{server.url}/oauth/token", timeout=30, data={
+        "grant_type": "authorization_code", "code": code, "client_id": client_document.url,
+        "redirect_uri": REDIRECT, "code_verifier": verifier}).json()
+    assert tokens["token_type"] == "Bearer" and tokens["scope"] == "resumes:read"
+    listed = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                           headers={"Authorization": f"Bearer {tokens['access_token']}",
+                                    "Accept": "application/json, text/event-stream",
+                                    "MCP-Protocol-Version": "2025-11-25"}, timeout=30)
+    assert listed.status_code == 200
+    revoked = requests.post(f"{server.url}/oauth/revoke", timeout=30,
+                            data={"token": tokens["refresh_token"], "client_id": client_document.url})
+    assert revoked.status_code == 200
+    assert person.get(f"{server.url}/api/account/agents", timeout=30).json()["data"]["agents"] == []
+    after = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                          headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=30)
+    assert after.status_code == 401

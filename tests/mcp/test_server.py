@@ -6,6 +6,8 @@ made from a stale version refused with the current one, every agent edit a named
 the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
 from __future__ import annotations
 
+import json
+
 import anyio
 import pytest
 import requests
@@ -197,3 +199,26 @@ def test_the_trash_asks_the_person_first(server, person):
     assert trashed.structured_content == {"trashed": True}
     assert "trash" in answers[0]
     assert restored.structured_content["resume"]["id"] == resume_id
+
+
+def test_the_resources_and_the_prompts(server, person):
+    key = _key(server, person, scopes=["resumes:read", "resumes:write"])
+
+    async def work():
+        async with connect(server.url, key) as client:
+            created = (await client.call_tool("create_resume", {"title": "Read as a resource"})).structured_content
+            resume = await client.read_resource(f"resume://{created['resume']['id']}")
+            schema = await client.read_resource("schema://content")
+            templates = (await client.list_resource_templates()).resource_templates
+            prompts = (await client.list_prompts()).prompts
+            tailored = await client.get_prompt("tailor_resume", {"resume_id": created["resume"]["id"],
+                                                                 "job_description": "Backend engineer, Go"})
+            return created, resume, schema, templates, prompts, tailored
+
+    created, resume, schema, templates, prompts, tailored = _run(work)
+    read = json.loads(resume.contents[0].text)
+    assert read["resume"]["id"] == created["resume"]["id"] and read["version"] == created["version"]
+    assert "Content" in json.loads(schema.contents[0].text)
+    assert [template.uri_template for template in templates] == ["resume://{resume_id}"]
+    assert sorted(prompt.name for prompt in prompts) == ["review_resume", "tailor_resume"]
+    assert "Backend engineer, Go" in tailored.messages[0].content.text

@@ -15,6 +15,7 @@ import { EntryLists, getPath, readInput, retitle, setPath, writeInput } from "./
 import { SectionOrder } from "./order.js";
 import { Saver } from "./save.js";
 import { setUpVersions } from "./versions.js";
+import { setUpAssistant } from "./assistant.js";
 import { setUpConflictsOnDemand, setUpPickerOnDemand, showImportReportOnDemand } from "./on-demand.js";
 import { UndoHistory, editStep } from "./undo.js";
 import { setUpBar } from "./bar.js";
@@ -137,7 +138,7 @@ async function start() {
   });
   form.addEventListener("submit", (event) => event.preventDefault());
 
-  setUpVersions({
+  const sideHooks = { // restoring a version, accepting the assistant's proposal
     sections: order.defaults,
     current: () => state,
     settle: () => saver.settle(),
@@ -154,7 +155,9 @@ async function start() {
       history.record();
       saver.announceSaved(restoredResume);
     },
-  });
+  };
+  setUpVersions(sideHooks);
+  setUpAssistant(sideHooks); // present when AI writing is set up on the server
 }
 
 setUpBar();
