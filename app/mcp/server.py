@@ -18,7 +18,7 @@ from flask import Flask
 from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
@@ -66,14 +66,10 @@ def build(flask_app: Flask) -> MCPServer:
     @server.resource("resume://{resume_id}", mime_type="application/json")
     def resume(resume_id: str) -> str:
         """A resume as get_resume answers it (needs resumes:read)."""
-        from mcp.server.auth.middleware.auth_context import get_access_token
-        token = get_access_token()
-        if token is None or "resumes:read" not in token.scopes:
-            raise ResourceError("This resource needs the scope resumes:read.")
         try:
             return json.dumps(calls.run("get_resume", lambda caller: patching.document_of(
                 service.get_owned_resume(caller.user, resume_id)), resume_id), ensure_ascii=False)
-        except Exception as exc:  # a ToolError: the same words, as a resource's error
+        except ToolError as exc:  # the same words (the API's envelope), as a resource's error
             raise ResourceError(str(exc)) from None
 
     @server.resource("schema://content", mime_type="application/schema+json")

@@ -222,3 +222,63 @@ def test_the_resources_and_the_prompts(server, person):
     assert [template.uri_template for template in templates] == ["resume://{resume_id}"]
     assert sorted(prompt.name for prompt in prompts) == ["review_resume", "tailor_resume"]
     assert "Backend engineer, Go" in tailored.messages[0].content.text
+
+
+def test_import_duplicate_switch_search_and_analyse(server, person, query):
+    from tests.ai.test_generation import set_plan
+
+    key = _key(server, person)
+    user_id = person.get(f"{server.url}/api/account", timeout=30).json()["data"]["id"]
+    set_plan(query, user_id)  # the analysis comes with PREMIUM
+    document = {"basics": {"name": "Grace Hopper", "label": "Rear admiral", "email": "grace@example.com"},
+                "work": [{"name": "US Navy", "position": "Programmer", "startDate": "1944-07"}],
+                "skills": [{"name": "COBOL"}]}
+
+    async def work():
+        async with connect(server.url, key) as client:
+            imported = (await client.call_tool("import_json_resume", {"json_resume": document})).structured_content
+            resume_id = imported["resume"]["id"]
+            copy = (await client.call_tool("duplicate_resume", {"resume_id": resume_id})).structured_content
+            templates = (await client.call_tool("list_templates", {})).structured_content["templates"]
+            other = next(t["id"] for t in templates if t["tier"] == "basic" and t["id"] != imported["resume"]["templateId"])
+            switched = await client.call_tool("switch_template", {"resume_id": resume_id, "template_id": other,
+                                                                  "base_version": imported["version"]})
+            found = (await client.call_tool("list_resumes", {"search": "(COPY)"})).structured_content
+            analysed = await client.call_tool("analyze_job", {"resume_id": resume_id,
+                                                              "job_description": "COBOL programmer for the Navy"})
+            return imported, copy, other, switched, found, analysed
+
+    imported, copy, other, switched, found, analysed = _run(work)
+    assert imported["resume"]["title"] == "Grace Hopper"
+    assert imported["resume"]["contentJson"]["workExperience"][0]["company"] == "US Navy"
+    assert copy["resume"]["title"] == "Grace Hopper (copy)"
+    assert switched.structured_content["templateId"] == other
+    assert [item["id"] for item in found["resumes"]] == [copy["resume"]["id"]]
+    assert analysed.structured_content["matchedKeywords"] and 0 <= analysed.structured_content["overallScore"] <= 100
+
+
+def test_requests_for_another_host_are_refused(server, person):
+    key = _key(server, person)
+    answer = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                           headers={"Authorization": f"Bearer {key}", "Host": "attacker.example",
+                                    "Accept": "application/json, text/event-stream"}, timeout=30)
+    assert answer.status_code == 421  # DNS rebinding: only BASE_URL's host is answered
+
+
+def test_a_resource_needs_the_scope_and_the_owner(server, person, make_user):
+    reader = _key(server, person, scopes=["resumes:export"], name="Exporter")
+    stranger = _key(server, server.signed_in(make_user()["email"]), scopes=["resumes:read"], name="Stranger")
+    mine = person.post(f"{server.url}/api/resumes", timeout=30, json={
+        "title": "Mine", "templateId": person.get(f"{server.url}/api/templates", timeout=30).json()["data"][0]["id"]})
+    resume_id = mine.json()["data"]["id"]
+
+    async def read(key):
+        async with connect(server.url, key) as client:
+            try:
+                await client.read_resource(f"resume://{resume_id}")
+            except Exception as exc:  # the SDK raises the resource's error
+                return str(exc)
+            return "read"
+
+    assert "resumes:read" in _run(lambda: read(reader))
+    assert "RESUME_NOT_OWNED" in _run(lambda: read(stranger))
