@@ -42,6 +42,7 @@ class OAuthError(Exception):
     def __init__(self, error: str, description: str, status: int = 400):
         super().__init__(description)
         self.error, self.description, self.status = error, description, status
+        self.redirect_uri: str | None = None  # where the authorization endpoint sends it (checked)
 
 
 def resource_url() -> str:
@@ -77,14 +78,18 @@ def check_request(args) -> AuthorizationRequest:
                                    code_challenge=args.get("code_challenge") or "",
                                    scopes=grants.normal_scopes(args.get("scope") or "resumes:read"),
                                    resource=(args.get("resource") or resource_url()).rstrip("/"))
+    problem = None
     if args.get("response_type") != "code":
-        raise OAuthError("unsupported_response_type", "response_type must be code")
-    if args.get("code_challenge_method") != "S256" or not 43 <= len(request.code_challenge) <= 128:
-        raise OAuthError("invalid_request", "PKCE is required: code_challenge with code_challenge_method S256")
-    if request.resource != resource_url():
-        raise OAuthError("invalid_target", "resource must be this service's MCP server, " + resource_url())
-    if not request.scopes:
-        raise OAuthError("invalid_scope", "scope names none of " + " ".join(grants.SCOPES))
+        problem = OAuthError("unsupported_response_type", "response_type must be code")
+    elif args.get("code_challenge_method") != "S256" or not 43 <= len(request.code_challenge) <= 128:
+        problem = OAuthError("invalid_request", "PKCE is required: code_challenge with code_challenge_method S256")
+    elif request.resource != resource_url():
+        problem = OAuthError("invalid_target", "resource must be this service's MCP server, " + resource_url())
+    elif not request.scopes:
+        problem = OAuthError("invalid_scope", "scope names none of " + " ".join(grants.SCOPES))
+    if problem is not None:
+        problem.redirect_uri = redirect_uri
+        raise problem
     return request
 
 

@@ -58,8 +58,8 @@ def authorize():
         asked = oauth.check_request(args)
     except clients.ClientRefused as refused:
         return _refused_page(str(refused))
-    except oauth.OAuthError as error:
-        return _back(args.get("redirect_uri"), args.get("state"), error=error.error, error_description=error.description)
+    except oauth.OAuthError as error:  # the client and its redirect URI hold: the client is told
+        return _back(error.redirect_uri, args.get("state"), error=error.error, error_description=error.description)
     if not current_user.is_authenticated:
         return redirect(url_for("pages.login", callbackUrl=request.full_path))
     if request.method == "GET":

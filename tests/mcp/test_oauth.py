@@ -14,7 +14,7 @@ import ssl
 import threading
 from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anyio
 import httpx2
@@ -211,6 +211,13 @@ def test_pkce_a_replayed_code_a_denial_and_strangers_are_refused(server, client_
     no_pkce = person.get(_authorize_url(server, client_document, challenge, code_challenge_method="plain"),
                          timeout=30, allow_redirects=False)
     assert parse_qs(urlsplit(no_pkce.headers["Location"]).query)["error"] == ["invalid_request"]
+    # without redirect_uri (the client has one): the error goes to the one the client's document names
+    bare = _authorize_url(server, client_document, challenge, code_challenge_method="plain").replace(
+        "redirect_uri=" + quote(REDIRECT, safe=""), "redirect_uri=")
+    bare = bare.replace("&redirect_uri=&", "&")
+    assert "redirect_uri" not in bare
+    answer = person.get(bare, timeout=30, allow_redirects=False)
+    assert answer.headers["Location"].startswith(REDIRECT + "?error=invalid_request")
     stranger = person.get(_authorize_url(server, client_document, challenge, redirect_uri="https://evil.test/cb"),
                           timeout=30, allow_redirects=False)
     assert stranger.status_code == 400 and "Location" not in stranger.headers  # never redirected to

@@ -325,3 +325,12 @@ def test_share_password_guesses_count_once_across_the_api_the_page_and_comments(
         assert attempts[i % 3]("nope").status_code == 403
     for attempt in attempts:
         assert attempt("open sesame").status_code == 429
+
+
+def test_a_visitor_chooses_the_pages_language_on_a_shared_resume(shared, visitor):
+    _, share = shared
+    path = f"/share/{share['token']}"
+    page = visitor.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert f'href="/language/fr?next={path}"' in page  # the public pages' switcher, back to the same resume
+    assert visitor.get(f"/language/fr?next={path}").headers["Location"] == path
+    assert 'lang="fr"' in visitor.get(path).get_data(as_text=True)[:200]
