@@ -282,3 +282,17 @@ def test_a_resource_needs_the_scope_and_the_owner(server, person, make_user):
 
     assert "resumes:read" in _run(lambda: read(reader))
     assert "RESUME_NOT_OWNED" in _run(lambda: read(stranger))
+
+
+def test_a_password_change_disconnects_every_agent(server, make_user):
+    user = make_user()
+    person = server.signed_in(user["email"])
+    key = _key(server, person)
+    new = "Another-long-password-7"
+    changed = person.put(f"{server.url}/api/account/security", timeout=30, json={
+        "currentPassword": user["password"], "newPassword": new, "confirmPassword": new})
+    assert changed.status_code == 200, changed.text
+    answer = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                           headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    assert answer.status_code == 401
+    assert person.get(f"{server.url}/api/account/agents", timeout=30).json()["data"]["agents"] == []
