@@ -71,7 +71,8 @@ def real_values(app, client, owner, query):
     return {"resume_id": resume_id, "project_id": project.get_json()["data"]["id"], "version_id": version_id,
             "webhook_id": webhook_id, "log_id": log.get_json()["data"]["id"],
             "token": share.get_json()["data"]["token"], "template_id": template_id,
-            "number": "1", "page": "1", "passkey_id": "0" * 24, "token_id": "0" * 24, "provider": "github",
+            "number": "1", "page": "1", "passkey_id": "0" * 24, "token_id": "0" * 24, "agent_id": "0" * 24,
+            "provider": "github",
             "name": "font.ttf", "key": "exports/none.pdf", "filename": "app.css", "code": "fr"}
 
 
