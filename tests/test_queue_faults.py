@@ -258,9 +258,16 @@ def test_the_scheduler_lives_through_a_redis_outage(make_app, redis_server, work
     assert workers.processes[0].poll() is None
 
 
+def _watching(make_app, redis_server):
+    """The test's own app on the test's Redis, to enqueue and to watch jobs: with a read time-out of 2 s, not
+    the 0.3 s the embedded default gives, as these tests are about workers, not about the web's Redis (CI saw
+    a status read time out at 0.3 s with both passes on two cores)."""
+    return make_app(REDIS_URL=redis_server.url, REDIS_SOCKET_TIMEOUT="2")
+
+
 def test_a_killed_worker_leaves_no_process_behind_and_a_new_one_schedules_at_once(make_app, redis_server,
                                                                                   workers):
-    app = make_app(REDIS_URL=redis_server.url)
+    app = _watching(make_app, redis_server)
     first = workers.start()
     delayed_job_runs(app, 20, workers)
 
@@ -274,11 +281,13 @@ def test_a_killed_worker_leaves_no_process_behind_and_a_new_one_schedules_at_onc
 
 
 def test_a_stopped_worker_lets_its_running_job_finish(make_app, redis_server, workers):
-    app = make_app(REDIS_URL=redis_server.url)
+    app = _watching(make_app, redis_server)
     worker = workers.start()
     key = f"slow:{uuid.uuid4().hex}"
     job = app.extensions["jobs"].enqueue(DEFAULT, test_jobs.sleep_then_record, key, 2)
-    wait_until(lambda: job.get_status(refresh=True) == "started", timeout=10)
+    # a new worker process (the app built, its lanes started) takes its first job: seconds on a quiet machine,
+    # more than 10 s in CI with both passes on two cores
+    wait_until(lambda: job.get_status(refresh=True) == "started", timeout=60)
 
     worker.send_signal(signal.SIGTERM)
 
@@ -292,7 +301,7 @@ def test_a_stopped_worker_lets_its_running_job_finish(make_app, redis_server, wo
 
 
 def test_a_job_whose_worker_dies_runs_again_on_another_once_then_fails(make_app, redis_server, workers):
-    app = make_app(REDIS_URL=redis_server.url)
+    app = _watching(make_app, redis_server)
     connection = app.extensions["jobs"].connection
     for _ in range(2):
         workers.start()
@@ -332,7 +341,7 @@ def test_a_new_workers_registry_clean_up_queues_a_lost_job_again_instead_of_fail
     """RQ's own maintenance, which a worker runs as it starts, fails a started job whose registry entry
     expired (AbandonedJobError). A killed worker's job must instead run again: CI once saw a replacement
     worker's start-up clean-up fail an export before the scheduler's tick queued it again."""
-    app = make_app(REDIS_URL=redis_server.url)
+    app = _watching(make_app, redis_server)
     connection = app.extensions["jobs"].connection
     worker = workers.start()
     key = f"lost:{uuid.uuid4().hex}"

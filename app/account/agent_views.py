@@ -93,7 +93,7 @@ def revoke_agent(agent_id: str):
     return ok(_agents(), message=N_("Agent disconnected."))
 
 
-@bp.get("/account/agents/log")
+@bp.get("/account/agent-log")
 @login_required
 @api_doc("What your agents did: their latest 50 tool calls, newest first", tags=["account"], auth=True,
          responses={200: ("The calls", AgentActionSchema(many=True))})

@@ -7,39 +7,21 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import threading
 from pathlib import Path
 from urllib.parse import urlencode
 
-import anyio
 import pytest
 from playwright.sync_api import expect
 
 from app import i18n
 from tests.browser.editing import field, make_resume, open_editor, saved
-from tests.mcp.client import connect
+from tests.mcp.client import connect, run
 from tests.mcp.test_oauth import REDIRECT, client_document  # noqa: F401 (a fixture)
 from tests.processes import uvicorn_for
 
 SHOTS = Path("/tmp/shots")
 SHOTS.mkdir(exist_ok=True)
 SUMMARY = "contentJson.personalInfo.summary"
-
-
-def _as_agent(work) -> None:
-    """Run ``work`` (async) on a thread of its own: Playwright's sync API holds this thread's event loop."""
-    failed = []
-    thread = threading.Thread(target=lambda: _catching(work, failed))
-    thread.start()
-    thread.join(120)
-    assert not failed, failed
-
-
-def _catching(work, failed: list) -> None:
-    try:
-        anyio.run(work)
-    except BaseException as exc:  # noqa: B036 (handed to the test's thread)
-        failed.append(exc)
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +98,7 @@ def test_a_key_made_on_the_account_page_works_and_disconnects(signed_in, server)
             made = await client.call_tool("create_resume", {"title": "From the agent"})
             assert not made.is_error, made.content
 
-    _as_agent(agent)
+    run(agent)
     page.reload()
     expect(page.locator("#agent-log > li").first).to_contain_text("Claude Desktop: create_resume")
     expect(page.locator("#agent-list > li").first).to_contain_text("Last used")
@@ -145,7 +127,7 @@ def test_an_open_editor_learns_of_an_agents_edit_and_its_history_names_the_agent
                      "value": "Mathematician and the first programmer."}]})
             assert not patched.is_error, patched.content
 
-    _as_agent(agent)
+    run(agent)
     expect(page.locator("#save-state")).to_have_text("Changed in another tab or device")
     page.get_by_role("button", name="Load the latest version").click()
     expect(field(page, SUMMARY)).to_have_value("Mathematician and the first programmer.")

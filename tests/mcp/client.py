@@ -22,3 +22,26 @@ def error_of(result) -> dict:
     assert result.is_error, result
     text = result.content[0].text
     return json.loads(text[text.index("{"):])
+
+
+def run(work, *args):
+    """``anyio.run(work, *args)`` on a thread of its own, its result or its exception here: in a test
+    session that also drives the browser, Playwright's sync API keeps an event loop running on this thread."""
+    import threading
+
+    import anyio
+
+    outcome = {}
+
+    def target():
+        try:
+            outcome["result"] = anyio.run(work, *args)
+        except BaseException as exc:  # noqa: B036 (raised again on the test's thread)
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(300)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]

@@ -8,7 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-import anyio
+
+from tests.mcp.client import run
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "agents.md"
@@ -19,7 +20,7 @@ def generated(flask_app) -> str:
     from app.mcp import tools
     from app.mcp.server import build
 
-    listed = anyio.run(build(flask_app).list_tools)
+    listed = run(build(flask_app).list_tools)
     parts = [START, ""]
     for tool in sorted(listed, key=lambda found: found.name):
         described = tool.model_dump(by_alias=True, exclude_none=True)
@@ -45,7 +46,7 @@ def test_every_tool_and_its_schemas_are_in_the_docs(app):
 def test_every_output_schema_names_its_fields(app):
     from app.mcp.server import build
 
-    for tool in anyio.run(build(app).list_tools):
+    for tool in run(build(app).list_tools):
         assert tool.output_schema and tool.output_schema.get("properties"), tool.name
 
 

@@ -3,10 +3,9 @@ call fails with the API's RATE_LIMITED, appears in the account's agent log as re
 the same person is not held back."""
 from __future__ import annotations
 
-import anyio
 import pytest
 
-from tests.mcp.client import connect, error_of
+from tests.mcp.client import connect, error_of, run
 from tests.processes import uvicorn_for
 
 
@@ -26,11 +25,11 @@ def test_an_agent_past_its_limit_is_refused_and_another_is_not(server, make_user
             answers = [await busy.call_tool("list_resumes", {}) for _ in range(4)]
             return answers, await calm.call_tool("list_resumes", {})
 
-    answers, other = anyio.run(work)
+    answers, other = run(work)
     assert [answer.is_error for answer in answers] == [False, False, False, True]
     refused = error_of(answers[-1])
     assert (refused["code"], refused["status"]) == ("RATE_LIMITED", 429)
     assert not other.is_error
-    log = person.get(f"{server.url}/api/account/agents/log", timeout=30).json()["data"]
+    log = person.get(f"{server.url}/api/account/agent-log", timeout=30).json()["data"]
     assert [(item["agentName"], item["tool"], item["outcome"]) for item in log] == [
         ("Busy", "list_resumes", "RATE_LIMITED")]

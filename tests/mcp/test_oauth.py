@@ -16,7 +16,8 @@ from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
-import anyio
+
+from tests.mcp.client import run
 import httpx2
 import pytest
 import requests
@@ -143,7 +144,7 @@ def test_an_sdk_client_connects_with_oauth_and_gets_only_the_scopes_allowed(serv
                 listed = await client.call_tool("list_resumes", {})
                 return created, listed
 
-    created, listed = anyio.run(work)
+    created, listed = run(work)
     asked = parse_qs(urlsplit(seen["url"]).query)
     assert asked["client_id"] == [client_document.url]  # no registration: the document's URL is the id
     assert asked["code_challenge_method"] == ["S256"]

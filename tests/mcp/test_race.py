@@ -12,7 +12,7 @@ import anyio
 import anyio.to_thread
 import pytest
 
-from tests.mcp.client import connect, error_of
+from tests.mcp.client import connect, error_of, run
 from tests.processes import gunicorn_for, uvicorn_for
 
 ROUNDS = 6
@@ -58,7 +58,7 @@ def test_a_patch_and_a_save_from_one_version_one_wins(web, mcp, make_user, templ
 
         person = threading.Thread(target=save)
         person.start()
-        anyio.run(agent)
+        run(agent)
         person.join(60)
         saved, patch = answers["save"], answers["patch"]
         assert (saved.status_code == 200) != (not patch.is_error), (saved.status_code, patch)

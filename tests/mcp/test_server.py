@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 
-import anyio
 import pytest
 import requests
 from mcp.types import ElicitResult
 
-from tests.mcp.client import connect, error_of
+from tests.mcp.client import connect, error_of, run
 from tests.processes import uvicorn_for
 
 ALL = ["resumes:read", "resumes:write", "resumes:export", "resumes:delete", "jobs:analyze"]
@@ -38,7 +37,7 @@ def _key(server, session, scopes=ALL, name="Claude Desktop") -> str:
 
 
 def _run(work):
-    return anyio.run(work)
+    return run(work)
 
 
 def test_discovery_and_the_challenge(server):
@@ -169,7 +168,7 @@ def test_the_export_url_is_fetched_and_a_revoked_key_stops_at_once(server, perso
     agents = person.get(f"{server.url}/api/account/agents", timeout=30).json()["data"]["agents"]
     assert [(agent["name"], agent["scopes"]) for agent in agents] == [("Claude Desktop", ALL)]
     assert agents[0]["lastUsedAt"] is not None
-    log = person.get(f"{server.url}/api/account/agents/log", timeout=30).json()["data"]
+    log = person.get(f"{server.url}/api/account/agent-log", timeout=30).json()["data"]
     assert [(item["tool"], item["outcome"]) for item in log] == [("export_resume", "done"), ("create_resume", "done")]
     assert person.delete(f"{server.url}/api/account/agents/{agents[0]['id']}", timeout=30).status_code == 200
     answer = requests.post(f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},

@@ -1,5 +1,5 @@
 // The account page's connected agents (GET/POST /api/account/agents, DELETE /api/account/agents/<id>, GET
-// /api/account/agents/log): each agent with what it may do and when it last worked, Disconnect, a form to
+// /api/account/agent-log): each agent with what it may do and when it last worked, Disconnect, a form to
 // make a personal agent key with chosen scopes (shown once, with Copy; a security change, made with
 // withSudo), and the agents' latest tool calls.
 import { request, toast } from "../shared/api.js";
@@ -50,7 +50,7 @@ function renderLog(calls) {
 async function load() {
   try {
     const [agents, calls] = await Promise.all([request("GET", "/api/account/agents"),
-                                               request("GET", "/api/account/agents/log")]);
+                                               request("GET", "/api/account/agent-log")]);
     render(agents.agents);
     renderLog(calls);
   } catch (error) {
