@@ -58,12 +58,8 @@ def register(server: MCPServer, calls: Calls) -> None:  # noqa: C901 (one closur
         """Your resumes, the most recently updated first: id, title, status, template and scores. ``search``
         keeps those whose title contains it (any case)."""
         def work(caller: Caller):
-            if search:
-                rows, _ = service.list_resumes(caller.user, page=1, limit=10_000, status=status)
-                found = [row for row in rows if search.casefold() in row.title.casefold()]
-                total, rows = len(found), found[(page - 1) * limit:page * limit]
-            else:
-                rows, total = service.list_resumes(caller.user, page=page, limit=limit, status=status)
+            rows, total = service.list_resumes(caller.user, page=page, limit=limit, status=status,
+                                               title_contains=search)
             return {"resumes": [schemas.list_item(row) for row in rows], "total": total, "page": page}
         return calls.run("list_resumes", work)
 

@@ -87,14 +87,22 @@ _LIST_PAGE_OF_STATUS = _LIST_PAGE.where(_WITH_STATUS)
 _LIST_COUNT_OF_STATUS = select(func.count(_resumes.c.id)).where(*_LIVE_OF_USER, _WITH_STATUS)
 
 
-def list_resumes(user: User, *, page: int, limit: int, status: str | None) -> tuple[list[Row], int]:
+def list_resumes(user: User, *, page: int, limit: int, status: str | None,
+                 title_contains: str | None = None) -> tuple[list[Row], int]:
     """A page of the user's live resumes, newest ``updatedAt`` first, and the total.
 
-    One statement (the page), or two with a status filter (the page and its count).
+    One statement (the page), or two with a status filter (the page and its count); ``title_contains``
+    keeps those whose title holds it, in any case (the MCP server's search).
 
     The rows carry the columns of a list item (``schemas.list_item`` turns one into it).
     """
     params = {"user_id": user.id, "status": status, "limit": limit, "offset": (page - 1) * limit}
+    if title_contains:
+        wanted = [_resumes.c.title.icontains(title_contains, autoescape=True)]
+        wanted += [_WITH_STATUS] if status is not None else []
+        rows = db.session.execute(_LIST_PAGE.where(*wanted), params).all()
+        total = db.session.execute(select(func.count(_resumes.c.id)).where(*_LIVE_OF_USER, *wanted), params)
+        return rows, total.scalar_one()
     if status is None:
         rows, total = db.session.execute(_LIST_PAGE, params).all(), user.live_resumes
     else:  # a bare count of ids: the index answers it without reading rows

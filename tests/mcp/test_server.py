@@ -295,3 +295,23 @@ def test_a_password_change_disconnects_every_agent(server, make_user):
                            headers={"Authorization": f"Bearer {key}"}, timeout=30)
     assert answer.status_code == 401
     assert person.get(f"{server.url}/api/account/agents", timeout=30).json()["data"]["agents"] == []
+
+
+def test_search_finds_titles_in_any_case_and_takes_like_characters_as_they_are(server, person):
+    key = _key(server, person)
+
+    async def work():
+        async with connect(server.url, key) as client:
+            for title in ("Backend engineer", "Frontend ENGINEER", "100% remote", "Data_scientist"):
+                await client.call_tool("create_resume", {"title": title})
+            found = {}
+            for search in ("engineer", "100%", "_", "a_s", "%"):
+                answer = (await client.call_tool("list_resumes", {"search": search})).structured_content
+                found[search] = sorted(item["title"] for item in answer["resumes"]), answer["total"]
+            return found
+
+    found = _run(work)
+    assert found["engineer"] == (["Backend engineer", "Frontend ENGINEER"], 2)
+    assert found["100%"] == (["100% remote"], 1)
+    assert found["_"] == (["Data_scientist"], 1) and found["a_s"] == (["Data_scientist"], 1)
+    assert found["%"] == (["100% remote"], 1)
