@@ -466,6 +466,17 @@ def test_recover_asks_for_a_past_time(open_as, receiver):
     assert page.script_errors == []
 
 
+def _until_held(page, held: dict, name: str) -> None:
+    """Until the route handler has held the request ``name``: Playwright's sync API runs a handler only while
+    the test is inside one of its calls, so the wait is one (a plain sleep never lets it run: CI saw the
+    resend's request arrive after its click returned, and a 15 s poll in Python wait for nothing)."""
+    for _ in range(600):
+        if name in held:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the {name} request was never sent")
+
+
 def test_a_resend_pressed_while_a_recovery_runs_keeps_the_focus(open_as, receiver):
     """Two slow requests at once: the recovery that ends first does not take the focus back from the
     Resend pressed meanwhile (each request holds its answer here until the test lets it go)."""
@@ -481,9 +492,9 @@ def test_a_resend_pressed_while_a_recovery_runs_keeps_the_focus(open_as, receive
     page.route(re.compile(r"/(recover|resend)$"), lambda route: held.__setitem__(route.request.url.split("/")[-1],
                                                                                  route))
     page.get_by_role("button", name="Recover failed deliveries").click()
-    wait_until(lambda: "recover" in held)
+    _until_held(page, held, "recover")
     resend.click()
-    wait_until(lambda: "resend" in held)
+    _until_held(page, held, "resend")
     with page.expect_response(re.compile(r"/logs\?limit=")) as reread:  # the recovery reads the log again
         held.pop("recover").continue_()
     reread.value.finished()
