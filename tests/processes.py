@@ -1,4 +1,4 @@
-"""Real processes for fault tests: a redis-server of the test's own, and ``flask worker`` processes.
+"""Real processes: a redis-server of the test's own, ``flask worker`` processes, and the Procfile's web and mcp.
 
 The machine's shared Redis is never stopped or frozen: a test that needs a
 Redis outage starts its own server on a free port and stops (SIGTERM),
@@ -185,3 +185,40 @@ class Uvicorn(_Served):
                  "--no-access-log"], cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT)
         wait_until(self._answers, timeout=60, interval=0.2)
         return self
+
+
+class Deployment(_Served):
+    """The Procfile's ``web`` (gunicorn) and ``mcp`` (uvicorn ``app.mcp.asgi:app``) processes behind a router
+    that sends ``/mcp`` to one and the rest to the other (tests/router.py), as docs/operations.md deploys
+    them: ``url`` is the router's, and both processes have it as their BASE_URL."""
+
+    def __init__(self, env: dict, directory: Path, *, workers: int = 2, threads: int = 4):
+        from tests.router import Router
+
+        self.web = Gunicorn(env, directory / "gunicorn.log", workers=workers, threads=threads)
+        self.mcp = Uvicorn(env, directory / "uvicorn.log", "app.mcp.asgi:app")
+        self.router = Router(self.web.port, self.mcp.port)
+        self.url = self.router.url
+        self.web.env["BASE_URL"] = self.mcp.env["BASE_URL"] = self.url
+        self.log = directory / "gunicorn.log"
+
+    def __enter__(self) -> Deployment:
+        self.router.__enter__()
+        try:
+            self.web.__enter__()
+            self.mcp.__enter__()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for part in (self.mcp, self.web):
+            if part.process is not None:
+                part.__exit__(*exc)
+        self.router.__exit__(*exc)
+
+
+def deployment_for(test_env: dict, tmp_path_factory, **env) -> Deployment:
+    """The web and mcp processes behind a router, on the test app's database and settings plus ``env``."""
+    return Deployment({**os.environ, **test_env, **env}, tmp_path_factory.mktemp("deployment"))

@@ -1,5 +1,6 @@
 """Connecting an agent with OAuth (issue 35 point 2): the SDK's own OAuthClientProvider against the
-server as ``make run`` serves it. The client is known by its metadata document (a Client ID Metadata
+server as ``make run`` serves it (one process) and as the Procfile deploys it (``web`` and ``mcp`` behind a
+router, tests/router.py). The client is known by its metadata document (a Client ID Metadata
 Document, served over HTTPS on loopback with a certificate of the test's own); the person signs in,
 sees the consent page list the scopes asked, allows some; the client gets a token with those scopes
 only, for the MCP server only. PKCE, a replayed code and a denied consent are refused as OAuth says."""
@@ -31,7 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientMetadata
 from pydantic import AnyUrl
 
-from tests.processes import uvicorn_for
+from tests.processes import deployment_for, uvicorn_for
 from tests.support import free_port
 
 REDIRECT = "http://127.0.0.1:3030/callback"
@@ -81,10 +82,11 @@ def client_document(tmp_path_factory):
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
-def server(test_env, tmp_path_factory, client_document):
-    with uvicorn_for(test_env, tmp_path_factory, AGENT_CLIENT_ALLOW_PRIVATE_TARGETS="1",
-                     AGENT_CLIENT_CA_CERTS=client_document.ca) as running:
+@pytest.fixture(scope="module", params=["make run", "Procfile"])
+def server(request, test_env, tmp_path_factory, client_document):
+    serve = uvicorn_for if request.param == "make run" else deployment_for
+    with serve(test_env, tmp_path_factory, AGENT_CLIENT_ALLOW_PRIVATE_TARGETS="1",
+               AGENT_CLIENT_CA_CERTS=client_document.ca) as running:
         yield running
 
 

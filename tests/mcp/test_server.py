@@ -1,6 +1,7 @@
-"""The MCP server through the SDK's own client over HTTP (issue 35 points 1-4 and 6), served as ``make run``
-serves it (``uvicorn app.mcp.asgi:embedded``: the MCP server and the Flask app in one process) on the
-test database (SQLite, or PostgreSQL in CI's second pass): discovery and the 401 challenge, personal
+"""The MCP server through the SDK's own client over HTTP (issue 35 points 1-4 and 6), served as the Procfile
+deploys it (``gunicorn wsgi:app`` and the ``mcp`` process, ``uvicorn app.mcp.asgi:app``, behind a router
+sending ``/mcp`` to the one and the rest to the other: tests/router.py) on the test database (SQLite, or
+PostgreSQL in CI's second pass); ``make run``'s one process is tested in test_oauth.py: discovery and the 401 challenge, personal
 agent keys and their scopes (403 insufficient_scope), each tool against the API's own answers, a patch
 made from a stale version refused with the current one, every agent edit a named version that reverts,
 the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
@@ -13,14 +14,14 @@ import requests
 from mcp.types import ElicitResult
 
 from tests.mcp.client import connect, error_of, run
-from tests.processes import uvicorn_for
+from tests.processes import deployment_for
 
 ALL = ["resumes:read", "resumes:write", "resumes:export", "resumes:delete", "jobs:analyze"]
 
 
 @pytest.fixture(scope="module")
 def server(test_env, tmp_path_factory):
-    with uvicorn_for(test_env, tmp_path_factory) as running:
+    with deployment_for(test_env, tmp_path_factory) as running:
         yield running
 
 
