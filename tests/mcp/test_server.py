@@ -1,8 +1,8 @@
 """The MCP server through the SDK's own client over HTTP (issue 35 points 1-4 and 6), served as the Procfile
 deploys it (``gunicorn wsgi:app`` and the ``mcp`` process, ``uvicorn app.mcp.asgi:app``, behind a router
 sending ``/mcp`` to the one and the rest to the other: tests/router.py) on the test database (SQLite, or
-PostgreSQL in CI's second pass); ``make run``'s one process is tested in test_oauth.py: discovery and the 401 challenge, personal
-agent keys and their scopes (403 insufficient_scope), each tool against the API's own answers, a patch
+PostgreSQL in CI's second pass); ``make run``'s one process is tested in test_oauth.py. Discovery and
+the 401 challenge, personal agent keys and their scopes (403 insufficient_scope), each tool against the API's own answers, a patch
 made from a stale version refused with the current one, every agent edit a named version that reverts,
 the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
 from __future__ import annotations
@@ -240,7 +240,8 @@ def test_import_duplicate_switch_search_and_analyse(server, person, query):
             resume_id = imported["resume"]["id"]
             copy = (await client.call_tool("duplicate_resume", {"resume_id": resume_id})).structured_content
             templates = (await client.call_tool("list_templates", {})).structured_content["templates"]
-            other = next(t["id"] for t in templates if t["tier"] == "basic" and t["id"] != imported["resume"]["templateId"])
+            other = next(t["id"] for t in templates
+                         if t["tier"] == "basic" and t["id"] != imported["resume"]["templateId"])
             switched = await client.call_tool("switch_template", {"resume_id": resume_id, "template_id": other,
                                                                   "base_version": imported["version"]})
             found = (await client.call_tool("list_resumes", {"search": "(COPY)"})).structured_content
