@@ -2,9 +2,9 @@
 deploys it (``gunicorn wsgi:app`` and the ``mcp`` process, ``uvicorn app.mcp.asgi:app``, behind a router
 sending ``/mcp`` to the one and the rest to the other: tests/router.py) on the test database (SQLite, or
 PostgreSQL in CI's second pass); ``make run``'s one process is tested in test_oauth.py. Discovery and
-the 401 challenge, personal agent keys and their scopes (403 insufficient_scope), each tool against the API's own answers, a patch
-made from a stale version refused with the current one, every agent edit a named version that reverts,
-the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
+the 401 challenge, personal agent keys and their scopes (403 insufficient_scope), each tool against the
+API's own answers, a patch made from a stale version refused with the current one, every agent edit a
+named version that reverts, the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
 from __future__ import annotations
 
 import json
