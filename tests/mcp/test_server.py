@@ -4,7 +4,8 @@ sending ``/mcp`` to the one and the rest to the other: tests/router.py) on the t
 PostgreSQL in CI's second pass); ``make run``'s one process is tested in test_oauth.py. Discovery and
 the 401 challenge, personal agent keys and their scopes (403 insufficient_scope), each tool against the
 API's own answers, a patch made from a stale version refused with the current one, every agent edit a
-named version that reverts, the export's signed URL fetched, the trash asked for confirmation, and a revoked key refused at once."""
+named version that reverts, the export's signed URL fetched, the trash asked for confirmation, and a revoked
+key refused at once."""
 from __future__ import annotations
 
 import json
