@@ -7,10 +7,9 @@ events), hop-by-hop headers dropped, one request per connection."""
 from __future__ import annotations
 
 import http.client
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from tests.support import free_port
+from tests.support import free_port, start_serving, stop_serving
 
 MCP_PATHS = ("/mcp", "/.well-known/oauth-protected-resource/mcp")
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
@@ -66,9 +65,8 @@ class Router:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        start_serving(self.server)
         return self
 
     def __exit__(self, *_exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop_serving(self.server)

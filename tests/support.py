@@ -1,4 +1,4 @@
-"""Test helpers: a real SMTP server on loopback, factories, waiting for jobs."""
+"""Test helpers: real servers on loopback (SMTP, HTTP), factories, waiting for jobs."""
 from __future__ import annotations
 
 import io
@@ -6,6 +6,7 @@ import re
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -18,6 +19,31 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def start_serving(server) -> threading.Thread:
+    """Run ``server`` (a socketserver or Werkzeug server) on a daemon thread. Its loop looks for a shutdown
+    every 50 ms: at serve_forever's default of 0.5 s, each test that stopped a server waited half a second."""
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    return thread
+
+
+def stop_serving(server, thread: threading.Thread | None = None) -> None:
+    server.shutdown()
+    server.server_close()
+    if thread is not None:
+        thread.join(10)
+
+
+@contextmanager
+def serving(server):
+    """``with serving(server):`` the server answers inside the block and is stopped after it."""
+    thread = start_serving(server)
+    try:
+        yield server
+    finally:
+        stop_serving(server, thread)
 
 
 def pump(source: socket.socket, target: socket.socket, gate: threading.Event | None = None) -> None:
@@ -141,7 +167,7 @@ class Receiver:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        start_serving(self.server)
 
     def wait_for(self, count: int, timeout: float = 20.0) -> list[dict]:
         wait_until(lambda: len(self.requests) >= count, timeout)
@@ -149,8 +175,7 @@ class Receiver:
             return list(self.requests)
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop_serving(self.server)
 
 
 def drawn_pdf(draw) -> bytes:

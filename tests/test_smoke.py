@@ -2,14 +2,13 @@
 against the app served over HTTP on loopback, with its own SQLite database and in-process jobs."""
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
-from tests.support import free_port
+from tests.support import free_port, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / ".ci" / "smoke.py"
@@ -31,11 +30,8 @@ def served(make_app, tmp_path):
     })
     with app.app_context():
         upgrade()
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{port}", smtp_port
-    server.shutdown()
-    server.server_close()
+    with serving(make_server("127.0.0.1", port, app, threaded=True)):
+        yield f"http://127.0.0.1:{port}", smtp_port
 
 
 def smoke(base_url: str, smtp_port: int, timeout: int) -> subprocess.CompletedProcess:

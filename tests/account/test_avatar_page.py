@@ -4,13 +4,13 @@ loopback photo addresses)."""
 from __future__ import annotations
 
 import io
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from PIL import Image
 
 from app.users.models import User
+from tests.support import serving
 
 
 def _image(fmt: str, size=(40, 30)) -> bytes:
@@ -50,13 +50,9 @@ class _Photos(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def photos():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Photos)
     _Photos.hits = 0
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), _Photos)) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from flask import Flask, Response, request
 from werkzeug.serving import make_server
 
 from tests.auth.fake_provider import QuietHandler
+from tests.support import start_serving, stop_serving
 
 MODEL = "fake-writer-1"
 API_KEY = "sk-test-do-not-leak-4f9a"
@@ -56,7 +57,7 @@ class FakeOpenAI:
         app.add_url_rule("/v1/chat/completions", view_func=self._complete, methods=["POST"])
         self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        start_serving(self.server)
 
     def settings(self) -> dict[str, str]:
         """The variables that point the app at this service."""
@@ -79,8 +80,7 @@ class FakeOpenAI:
 
     def close(self) -> None:
         self.release()
-        self.server.shutdown()
-        self.server.server_close()
+        stop_serving(self.server)
 
     def _complete(self):
         body = request.get_json(force=True)

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from flask import Flask, jsonify, redirect, request
 from werkzeug.serving import WSGIRequestHandler, make_server
+from tests.support import start_serving, stop_serving
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -51,7 +52,7 @@ class FakeProvider:
         app.add_url_rule("/user/emails", view_func=self._emails)
         self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        start_serving(self.server)
 
     def settings(self) -> dict[str, str]:
         """The variables that point the app at this provider."""
@@ -64,8 +65,7 @@ class FakeProvider:
         return settings
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        stop_serving(self.server)
 
     # -- endpoints ---------------------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 import warnings
 from contextlib import contextmanager
 
@@ -21,7 +20,7 @@ from werkzeug.serving import make_server
 
 from app import i18n
 from tests.auth.fake_provider import FakeProvider
-from tests.support import free_port
+from tests.support import free_port, serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -60,14 +59,8 @@ def served(make_app, **variables):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     app = make_app(BASE_URL=url, **variables)
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(make_server("127.0.0.1", port, app, threaded=True)):
         yield url, app
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
 
 
 @pytest.fixture

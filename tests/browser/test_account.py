@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pyotp
@@ -15,7 +14,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LANGUAGES, THEMES
-from tests.support import PASSWORD, wait_until
+from tests.support import PASSWORD, serving, wait_until
 
 NEW_PASSWORD = "another secret 42"
 
@@ -63,11 +62,8 @@ class _Photo(BaseHTTPRequestHandler):
 @pytest.fixture
 def photo_url():
     """A photo on loopback (the test settings allow loopback photo addresses)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Photo)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/me.png"
-    server.shutdown()
-    server.server_close()
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), _Photo)) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}/me.png"
 
 
 def test_name_and_preferences_apply_at_once(open_as, photo_url):

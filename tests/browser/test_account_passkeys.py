@@ -7,7 +7,6 @@ WebAuthn wants a domain for its relying party id (Chromium refuses an IP address
 BASE_URL is http://localhost:<port> (served on 127.0.0.1, where localhost points)."""
 from __future__ import annotations
 
-import threading
 
 import pytest
 from playwright.sync_api import expect
@@ -16,7 +15,7 @@ from werkzeug.serving import make_server
 from app.extensions import db
 from app.users.models import User
 from tests.browser.conftest import LANGUAGES
-from tests.support import free_port
+from tests.support import free_port, serving
 
 WORDS = {
     "en": {"none": "No passkey yet.", "added": "Passkey added.", "renamed": "Passkey renamed.",
@@ -36,12 +35,8 @@ def localhost(make_app):
     port = free_port()
     url = f"http://localhost:{port}"
     app = make_app(BASE_URL=url)
-    server = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield url, app
-    server.shutdown()
-    thread.join(timeout=10)
+    with serving(make_server("127.0.0.1", port, app, threaded=True)):
+        yield url, app
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
 from tests.processes import gunicorn_for
-from tests.support import PASSWORD
+from tests.support import PASSWORD, serving
 
 from app.config import API_VERSION
 from app.errors import STATUS
@@ -139,12 +139,8 @@ def live_server(request, app, test_env, tmp_path_factory):
     """The port of a real HTTP server on loopback (each de-chunks request bodies): Werkzeug's,
     serving the test app, or ``gunicorn wsgi:app`` as the Procfile starts it, on the test database."""
     if request.param == "werkzeug":
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        yield server.server_port
-        server.shutdown()
-        thread.join(10)
+        with serving(make_server("127.0.0.1", 0, app, threaded=True)) as server:
+            yield server.server_port
         return
     with gunicorn_for(test_env, tmp_path_factory) as server:
         yield server.port

@@ -6,7 +6,6 @@ import http.server
 import io
 import re
 import sys
-import threading
 from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
@@ -36,6 +35,7 @@ from app.documents import (
     scripts as scripts_module,
     render,
 )
+from tests.support import serving
 
 # No queue, and the migration test's database is a SQLite file of its own: CI runs these in one pass (.ci/run).
 pytestmark = pytest.mark.documents
@@ -406,12 +406,8 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
 def http_server():
     """A real HTTP server on loopback; yields its base URL and the paths it was asked for."""
     handler = type("Handler", (_Recorder,), {"requests": []})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", handler.requests
-    server.shutdown()
-    server.server_close()
+    with serving(http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}", handler.requests
 
 
 def greedy_template(base: str) -> dict:

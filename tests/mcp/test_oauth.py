@@ -12,7 +12,6 @@ import ipaddress
 import json
 import re
 import ssl
-import threading
 from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
@@ -33,7 +32,7 @@ from mcp.shared.auth import OAuthClientMetadata
 from pydantic import AnyUrl
 
 from tests.processes import deployment_for, uvicorn_for
-from tests.support import free_port
+from tests.support import free_port, start_serving, stop_serving
 
 REDIRECT = "http://127.0.0.1:3030/callback"
 
@@ -76,10 +75,10 @@ def client_document(tmp_path_factory):
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(directory / "cert.pem", directory / "key.pem")
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    start_serving(server)
     server.url, server.ca = url, str(directory / "cert.pem")
     yield server
-    server.shutdown()
+    stop_serving(server)
 
 
 @pytest.fixture(scope="module", params=["make run", "Procfile"])

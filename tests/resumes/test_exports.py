@@ -1,6 +1,5 @@
 """POST /api/resumes/<id>/export: a job renders, the file is stored, a signed address serves it."""
 import io
-import threading
 from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,7 +12,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from tests.conftest import drain_jobs
-from tests.support import wait_until
+from tests.support import serving, wait_until
 
 from app.events.models import Event
 from app.resumes.models import Export, Resume, Template
@@ -397,13 +396,9 @@ class _Avatar(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def avatar_server():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Avatar)
     _Avatar.hits = 0
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/me.png"
-    server.shutdown()
-    server.server_close()
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), _Avatar)) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}/me.png"
 
 
 def _set_avatar(query, user_id, url):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import io
 import json
-import threading
 import zipfile
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from app.events.models import Event
 from app.importing import sandbox
 from app.resumes import imports
 from app.resumes.models import Resume
+from tests.support import serving
 
 MiB = 1024 * 1024
 SAMPLE = json.loads((Path(__file__).parent.parent / "content" / "data" / "jsonresume_sample.json").read_text(
@@ -384,10 +384,7 @@ def test_a_json_body_keeps_the_apps_one_mib_limit(client, owner):
 
 def test_a_chunked_upload_over_the_limit_is_413_through_a_real_server(app, make_user):
     user = make_user()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(make_server("127.0.0.1", 0, app, threaded=True)) as server:
         connection = http.client.HTTPConnection("127.0.0.1", server.server_port, timeout=30)
         connection.request("POST", "/api/auth/signin", body=json.dumps({"email": user["email"],
                                                                         "password": user["password"]}),
@@ -404,9 +401,6 @@ def test_a_chunked_upload_over_the_limit_is_413_through_a_real_server(app, make_
         response = connection.getresponse()
         status, answer = response.status, json.loads(response.read())
         connection.close()
-    finally:
-        server.shutdown()
-        thread.join(10)
 
     assert status == 413 and answer["code"] == "CONTENT_TOO_LARGE"
 
