@@ -16,6 +16,7 @@ from pathlib import Path
 import redis
 import requests
 
+from tests.router import Router
 from tests.support import PASSWORD, free_port, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,8 +194,6 @@ class Deployment(_Served):
     them: ``url`` is the router's, and both processes have it as their BASE_URL."""
 
     def __init__(self, env: dict, directory: Path, *, workers: int = 2, threads: int = 4):
-        from tests.router import Router
-
         self.web = Gunicorn(env, directory / "gunicorn.log", workers=workers, threads=threads)
         self.mcp = Uvicorn(env, directory / "uvicorn.log", "app.mcp.asgi:app")
         self.router = Router(self.web.port, self.mcp.port)

@@ -1,9 +1,12 @@
-"""The MCP SDK's own client over HTTP, for the tests: ``connect(url, bearer)`` and ``call``."""
+"""The MCP SDK's own client over HTTP, for the tests: ``connect(url, bearer)``, ``error_of(result)`` and
+``run(work)``."""
 from __future__ import annotations
 
 import json
+import threading
 from contextlib import asynccontextmanager
 
+import anyio
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -27,10 +30,6 @@ def error_of(result) -> dict:
 def run(work, *args):
     """``anyio.run(work, *args)`` on a thread of its own, its result or its exception here: in a test
     session that also drives the browser, Playwright's sync API keeps an event loop running on this thread."""
-    import threading
-
-    import anyio
-
     outcome = {}
 
     def target():

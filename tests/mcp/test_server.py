@@ -38,10 +38,6 @@ def _key(server, session, scopes=ALL, name="Claude Desktop") -> str:
     return answer.json()["data"]["key"]
 
 
-def _run(work):
-    return run(work)
-
-
 def test_discovery_and_the_challenge(server):
     metadata = requests.get(f"{server.url}/.well-known/oauth-protected-resource/mcp", timeout=30).json()
     assert metadata["resource"] == f"{server.url}/mcp"
@@ -68,7 +64,7 @@ def test_the_tools_their_names_and_annotations(server, person):
         async with connect(server.url, key) as client:
             return (await client.list_tools()).tools
 
-    tools = {tool.name: tool for tool in _run(work)}
+    tools = {tool.name: tool for tool in run(work)}
     assert sorted(tools) == sorted([
         "list_resumes", "get_resume", "apply_resume_patch", "create_resume", "duplicate_resume", "switch_template",
         "import_json_resume", "list_versions", "revert_resume", "trash_resume", "restore_resume", "export_resume",
@@ -112,7 +108,7 @@ def test_a_patch_is_a_named_version_that_reverts_and_a_stale_one_is_refused(serv
             reverted = await client.call_tool("revert_resume", {"resume_id": resume_id, "version_id": oldest["id"]})
             return patched, read, stale, by_id, by_position, versions, reverted, resume_id
 
-    patched, read, stale, by_id, by_position, versions, reverted, resume_id = _run(work)
+    patched, read, stale, by_id, by_position, versions, reverted, resume_id = run(work)
     assert patched.structured_content["saved"] is True
     assert patched.structured_content["changedPaths"] == ["/contentJson/workExperience/-", "/title"]
     assert patched.structured_content["version"] == read["version"]
@@ -151,7 +147,7 @@ def test_a_key_without_the_scope_is_refused_403_insufficient_scope(server, perso
                 await client.call_tool("trash_resume", {"resume_id": "x"})
             return listed
 
-    assert _run(work).structured_content["total"] == 0
+    assert run(work).structured_content["total"] == 0
     assert person.get(f"{server.url}/api/resumes", timeout=30).json()["data"] == []
 
 
@@ -164,7 +160,7 @@ def test_the_export_url_is_fetched_and_a_revoked_key_stops_at_once(server, perso
             exported = await client.call_tool("export_resume", {"resume_id": created["resume"]["id"], "format": "txt"})
             return exported.structured_content
 
-    exported = _run(work)
+    exported = run(work)
     download = requests.get(exported["downloadUrl"], timeout=30)  # no sign-in: the URL is signed
     assert download.status_code == 200 and "Exported" in download.text
     agents = person.get(f"{server.url}/api/account/agents", timeout=30).json()["data"]["agents"]
@@ -195,7 +191,7 @@ def test_the_trash_asks_the_person_first(server, person):
             restored = await client.call_tool("restore_resume", {"resume_id": resume_id})
             return resume_id, kept, trashed, restored
 
-    resume_id, kept, trashed, restored = _run(work)
+    resume_id, kept, trashed, restored = run(work)
     assert kept.structured_content == {"trashed": False}
     assert trashed.structured_content == {"trashed": True}
     assert "trash" in answers[0]
@@ -216,7 +212,7 @@ def test_the_resources_and_the_prompts(server, person):
                                                                  "job_description": "Backend engineer, Go"})
             return created, resume, schema, templates, prompts, tailored
 
-    created, resume, schema, templates, prompts, tailored = _run(work)
+    created, resume, schema, templates, prompts, tailored = run(work)
     read = json.loads(resume.contents[0].text)
     assert read["resume"]["id"] == created["resume"]["id"] and read["version"] == created["version"]
     assert "Content" in json.loads(schema.contents[0].text)
@@ -250,7 +246,7 @@ def test_import_duplicate_switch_search_and_analyse(server, person, query):
                                                               "job_description": "COBOL programmer for the Navy"})
             return imported, copy, other, switched, found, analysed
 
-    imported, copy, other, switched, found, analysed = _run(work)
+    imported, copy, other, switched, found, analysed = run(work)
     assert imported["resume"]["title"] == "Grace Hopper"
     assert imported["resume"]["contentJson"]["workExperience"][0]["company"] == "US Navy"
     assert copy["resume"]["title"] == "Grace Hopper (copy)"
@@ -282,8 +278,8 @@ def test_a_resource_needs_the_scope_and_the_owner(server, person, make_user):
                 return str(exc)
             return "read"
 
-    assert "resumes:read" in _run(lambda: read(reader))
-    assert "RESUME_NOT_OWNED" in _run(lambda: read(stranger))
+    assert "resumes:read" in run(lambda: read(reader))
+    assert "RESUME_NOT_OWNED" in run(lambda: read(stranger))
 
 
 def test_a_password_change_disconnects_every_agent(server, make_user):
@@ -313,7 +309,7 @@ def test_search_finds_titles_in_any_case_and_takes_like_characters_as_they_are(s
                 found[search] = sorted(item["title"] for item in answer["resumes"]), answer["total"]
             return found
 
-    found = _run(work)
+    found = run(work)
     assert found["engineer"] == (["Backend engineer", "Frontend ENGINEER"], 2)
     assert found["100%"] == (["100% remote"], 1)
     assert found["_"] == (["Data_scientist"], 1) and found["a_s"] == (["Data_scientist"], 1)
