@@ -31,6 +31,7 @@ from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale
 from flask_login import current_user
 
+from app.common import wording
 from app.content import sections
 
 log = logging.getLogger(__name__)
@@ -166,19 +167,11 @@ def extract_sections(fileobj, keywords, comment_tags, options):
 
 def extract_wording(fileobj, keywords, comment_tags, options):
     """A Babel extractor for ``app/common/wording.py`` (which translates the API's messages): its own
-    messages, and marshmallow's, the schemas' errors that library words for us (those without a value in
-    them), read off its fields so that they follow its upgrades."""
-    import marshmallow
-    from marshmallow import fields
-
+    messages, and marshmallow's, the schemas' errors that library words for us (``wording.marshmallow_messages``;
+    a value in one is a ``%(name)s`` place)."""
     yield from extract_python(fileobj, keywords, comment_tags, options)
-    words = set(marshmallow.Schema._default_error_messages.values())
-    for field in vars(fields).values():
-        if isinstance(field, type) and issubclass(field, fields.Field):
-            words.update(field.default_error_messages.values())
-    for word in sorted(words):
-        if "{" not in word:
-            yield 1, "_", word, ["marshmallow's own message"]
+    for word in sorted(wording.marshmallow_messages()):
+        yield 1, "_", wording.msgid_of(word), ["marshmallow's own message"]
 
 
 def init_app(app: Flask) -> None:

@@ -102,3 +102,18 @@ def test_api_errors_come_in_the_readers_language_with_the_code_unchanged(client,
     assert invalid.status_code == 400 and invalid.get_json()["details"]["field"] == "title"
     said = invalid.get_json()["error"]
     assert said.startswith("title") and re.search(r"[\u4e00-\u9fff]", said)
+
+
+def test_every_field_of_a_validation_error_is_in_the_readers_language(client):
+    """``details.errors`` too, marshmallow's messages with values in them (a length's limits) included, the
+    values kept; the paths stay the API's."""
+    body = {"email": 42, "name": "", "extra": 1}
+    english = client.post("/api/register", json=body).get_json()
+    german = client.post("/api/register", json=body, headers={"Accept-Language": "de"}).get_json()
+    assert english["code"] == german["code"] == "VALIDATION_ERROR"
+    assert set(english["details"]["errors"]) == set(german["details"]["errors"]) == {"email", "name", "password",
+                                                                                      "extra"}
+    assert english["details"]["errors"]["name"] == "Length must be between 1 and 100."
+    assert german["details"]["errors"] == {"email": "Keine gültige E-Mail-Adresse.",
+                                           "name": "Die Länge muss zwischen 1 und 100 liegen.",
+                                           "password": "Dieses Pflichtfeld fehlt.", "extra": "Unbekanntes Feld."}

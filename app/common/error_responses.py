@@ -35,6 +35,9 @@ def render(err: ApiError):
         body = {"error": message, "code": err.code}
         if err.details:
             body["details"] = err.details
+            if isinstance(err.details.get("errors"), dict):  # a VALIDATION_ERROR's every field, in the same words
+                body["details"] = {**err.details, "errors": {path: said(words)
+                                                             for path, words in err.details["errors"].items()}}
         response = jsonify(body)
     else:
         response = make_response(render_template("pages/error.html", status=err.status, code=err.code,
