@@ -118,12 +118,14 @@ def english(values: dict) -> dict:
 
 
 class InvalidField(ApiError):
-    """400 VALIDATION_ERROR naming one field."""
+    """400 VALIDATION_ERROR naming one field (and, where a client acts on which refusal it is, a
+    ``details.reason``)."""
 
     code = "VALIDATION_ERROR"
 
-    def __init__(self, field: str, message: str, values: dict | None = None):
-        super().__init__(message=f"{field}: {message}", details={"field": field}, values=values)
+    def __init__(self, field: str, message: str, values: dict | None = None, reason: str | None = None):
+        details = {"field": field, **({"reason": reason} if reason else {})}
+        super().__init__(message=f"{field}: {message}", details=details, values=values)
 
 
 class Unauthenticated(ApiError):

@@ -194,10 +194,11 @@ EXTRACT = [
     ("app/static/js/**.js", "javascript"),
 ]
 # gettext's own names, N_, the scripts' t, and the API's errors: ApiError(code, message), InvalidField(field,
-# message), marshmallow's ValidationError(message), a webhook URL's TargetRefused(message) (their messages are
-# translated as the response is made).
+# message), marshmallow's ValidationError(message) and the with_values(message, **values) one carries, a webhook URL's
+# TargetRefused(message) (their messages are translated as the response is made).
 KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "_l": None, "lazy_pgettext": ((1, "c"), 2), "N_": None, "t": None,
-            "ApiError": (2,), "InvalidField": (2,), "ValidationError": (1,), "TargetRefused": (1,)}
+            "ApiError": (2,), "InvalidField": (2,), "ValidationError": (1,), "TargetRefused": (1,),
+            "with_values": (1,)}
 
 
 def extract(root: Path = TRANSLATIONS.parent.parent) -> Catalog:

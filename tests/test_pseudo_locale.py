@@ -132,9 +132,10 @@ def test_mails_speak_through_the_catalogue(pseudo_app, mailbox):
         assert problems(html_part(mail), data) == []
 
 
-# ApiError(code, message), InvalidField(field, message) and TargetRefused(message): the message a call
-# names must be a msgid (a literal, or a name bound to one), with ``values`` for what varies.
-_MESSAGE_ARGUMENT = {"ApiError": 1, "InvalidField": 1, "TargetRefused": 0}
+# ApiError(code, message), InvalidField(field, message), TargetRefused(message), marshmallow's
+# ValidationError(message) and with_values(message, **values): the message a call names must be a msgid (a literal, or
+# a name bound to one), with ``values`` (or ``with_values``) for what varies.
+_MESSAGE_ARGUMENT = {"ApiError": 1, "InvalidField": 1, "TargetRefused": 0, "ValidationError": 0, "with_values": 0}
 
 
 def test_no_error_message_is_built_where_the_catalogue_cannot_see_it():

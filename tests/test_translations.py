@@ -117,3 +117,12 @@ def test_every_field_of_a_validation_error_is_in_the_readers_language(client):
     assert german["details"]["errors"] == {"email": "Keine gültige E-Mail-Adresse.",
                                            "name": "Die Länge muss zwischen 1 und 100 liegen.",
                                            "password": "Dieses Pflichtfeld fehlt.", "extra": "Unbekanntes Feld."}
+
+
+def test_a_schema_message_with_a_value_of_ours_is_translated_with_the_value_kept(client, make_user, login):
+    """``app.messages.with_values``: a billing change naming a field its action does not use."""
+    login(make_user())
+    client.put("/api/account", json={"preferences": {"language": "fr"}})
+    refused = client.put("/api/account/subscription", json={"action": "cancel", "planId": "premium"}).get_json()
+    assert refused["code"] == "VALIDATION_ERROR" and refused["details"]["field"] == "planId"
+    assert refused["error"] == "planId: Non utilisé par cancel."

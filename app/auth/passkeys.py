@@ -51,6 +51,7 @@ from app.auth.identities import has_another_way_in, lock_user
 from app.auth.models import Passkey, PasskeyChallenge
 from app.common.models import new_id, plausible_id, utcnow
 from app.errors import ApiError
+from app.messages import N_
 from app.events.mail import queue_mail
 from app.extensions import db
 from app.users.models import User
@@ -250,7 +251,8 @@ def authenticate(credential: dict, user: User | None = None) -> User:
     origin, relying party, signature, no user verification, a counter that did not increase), then
     EMAIL_NOT_VERIFIED.
     """
-    rejected = ApiError("PASSKEY_REJECTED", "That passkey did not sign you in.", {"field": "credential"})
+    rejected = ApiError("PASSKEY_REJECTED", N_("That passkey did not sign you in.") if user is None
+                        else N_("That passkey did not confirm it is you."), {"field": "credential"})
 
     def reject(reason: str) -> ApiError:
         return ApiError(rejected.code, rejected.template, {**rejected.details, "reason": reason},

@@ -5,6 +5,7 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from app.billing.changes import ACTIONS, PRORATION_BEHAVIORS
 from app.common.schemas import InputSchema, OutputSchema, StrictString, Timestamp
+from app.messages import with_values
 
 # Which of the optional fields each action reads; any other is refused, so that a client never believes a
 # field did something (``{"action": "cancel", "planId": "free"}`` does not downgrade at once).
@@ -39,9 +40,9 @@ class SubscriptionChangeSchema(InputSchema):
         accepted = ACTION_FIELDS[data["action"]]
         for field in ("planId", "paymentMethodId"):
             if field not in accepted and field in data:
-                raise ValidationError(f"Not used by {data['action']}.", field_name=field)
+                raise ValidationError(with_values("Not used by %(action)s.", action=data["action"]), field_name=field)
             if accepted.get(field) and field not in data:
-                raise ValidationError(f"Required for {data['action']}.", field_name=field)
+                raise ValidationError(with_values("Required for %(action)s.", action=data["action"]), field_name=field)
 
 
 # Out -------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def subscribe(user: User, data: dict) -> SubscribeResult:
     if sub.type != "FREE":
         raise InvalidField("planId", "You already have the %(plan)s plan: change it with "
                                      "PUT /api/account/subscription (action upgrade, downgrade or reactivate).",
-                           values={"plan": display_name(plan_for(sub.type))})
+                           values={"plan": display_name(plan_for(sub.type))}, reason="subscribed")
     coupon = usable_coupon(data["couponCode"]) if data.get("couponCode") else None
     user_id, email, sub_id = user.id, user.email, sub.id
     provider = payments.provider()

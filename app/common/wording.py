@@ -14,6 +14,8 @@ import re
 from flask_babel import format_decimal, get_locale, gettext
 from marshmallow import Schema, fields, validate
 
+from app.messages import FILLED, pattern_of
+
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
 UNSPACED = ("zh", "ja")  # scripts that join sentences without a space
 
@@ -57,8 +59,7 @@ def msgid_of(message: str) -> str:
 # Those with a value in them, each as its msgid and the pattern that reads the values
 # back out of the message marshmallow formatted, so that a VALIDATION_ERROR's message is translated with its
 # numbers kept; the longest first, so that "greater than or equal to" is not read as "greater than" a value.
-VALUED = {re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(message)) + "$"):
-          msgid_of(message)
+VALUED = {msgid_of(message): pattern_of(msgid_of(message))
           for message in sorted((m for m in marshmallow_messages() if "{" in m), key=len, reverse=True)}
 
 
@@ -83,12 +84,12 @@ def said(message: str, field: str | None = None, values: dict | None = None) -> 
 
 
 def _translated(message: str) -> str | None:
-    """The catalogue's translation of ``message``, or of the marshmallow message with values it is; None
-    when the catalogue has neither."""
+    """The catalogue's translation of ``message``, or of the marshmallow message with values it is (or of
+    the ``app.messages.with_values`` one); None when the catalogue has neither."""
     whole = gettext(message)
     if whole != message:
         return whole
-    for pattern, msgid in VALUED.items():
+    for msgid, pattern in (*VALUED.items(), *FILLED.items()):
         found = pattern.match(message)
         if found:
             return gettext(msgid, **found.groupdict())

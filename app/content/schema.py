@@ -19,6 +19,7 @@ from marshmallow import ValidationError, fields, missing, post_load, validate, v
 from app.common.schemas import InputSchema, StrictBoolean, StrictString
 from app.content.language import LANGUAGES
 from app.content.sections import BODY_SECTIONS, ENTRIES, TITLED, Field
+from app.messages import with_values
 
 MONTH = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
@@ -129,7 +130,7 @@ ProjectSchema = _SCHEMAS["projects"]
 def _no_repeats(keys: list) -> None:
     repeated = sorted({key for key in keys if keys.count(key) > 1})
     if repeated:
-        raise ValidationError(f"Name each section once (repeated: {', '.join(repeated)}).")
+        raise ValidationError(with_values("Name each section once (repeated: %(names)s).", names=", ".join(repeated)))
 
 
 def _entries_of(key: str) -> fields.List:

@@ -10,6 +10,7 @@ from app.common.schemas import InputSchema, OutputSchema, QueryInteger, StrictBo
     Timestamp, format_timestamp
 from app.content.schema import ContentSchema, ProjectSchema, VisibilitySchema
 from app.content.sections import SECTIONS
+from app.messages import with_values
 from app.resumes.imports import ACCEPTED, MAX_UPLOAD_BYTES
 from app.resumes.models import STATUSES
 from app.resumes.versions import CAUSES
@@ -136,7 +137,7 @@ class ShareInfoSchema(OutputSchema):
 
 def _within_bcrypt_bytes(password: str) -> None:
     if len(password.encode("utf-8")) > MAX_BYTES:
-        raise ValidationError(f"Use at most {MAX_BYTES} bytes (UTF-8).")
+        raise ValidationError(with_values("Use at most %(bytes)s bytes (UTF-8).", bytes=MAX_BYTES))
 
 
 class ShareInputSchema(InputSchema):

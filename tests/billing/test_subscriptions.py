@@ -222,6 +222,8 @@ def test_subscribing_again_on_a_paid_plan_is_refused_and_charges_nothing(client,
 
     assert_error(response, 400, "VALIDATION_ERROR", "planId")
     assert "PUT" in response.get_json()["error"]
+    # what a client keys on in any language (the billing page says "change it below")
+    assert response.get_json()["details"] == {"field": "planId", "reason": "subscribed"}
     assert payments_of(query, user["id"]) == [("succeeded", Decimal("29.99"))]
 
 

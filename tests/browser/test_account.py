@@ -185,7 +185,7 @@ def test_two_factor_set_up_confirm_and_backup_codes_shown_once(open_as, make_use
     code_field = page.get_by_label("Code from the app")
     code_field.fill(str((int(pyotp.TOTP(secret).now()) + 1) % 1_000_000).zfill(6))
     page.get_by_role("button", name="Confirm").click()
-    expect(page.locator("#error-code")).to_have_text("That code is not valid. Try again.")
+    expect(page.locator("#error-code")).to_have_text("That two-factor code is not valid.")
     code_field.fill(pyotp.TOTP(secret).now())
     code_field.press("Enter")
 
@@ -259,8 +259,8 @@ def test_unlinking_the_last_way_to_sign_in_is_refused(browser, oauth_live):
     page.keyboard.press("Enter")
 
     problem = page.get_by_role("alert")
-    expect(problem).to_have_text("This is the only way to sign in to your account. Set a password "
-                                 "(forgot password) or link another account first.")
+    expect(problem).to_have_text("This is the only way to sign in to your account: set a password "
+                                 "(forgot password) or link another account before unlinking it.")
     expect(page.get_by_role("button", name="Unlink GitHub")).to_be_focused()
     expect(page.locator('#identity-list li[data-provider="github"]')).to_have_count(1)
     assert errors == []
@@ -281,7 +281,7 @@ def test_the_page_in_each_language_and_theme(open_as, language, theme):
     expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
     expect(page.get_by_role("button", name=save)).to_be_visible()
     expect(page.get_by_role("radio", name=re.compile("深色|Dark"))).to_be_checked(checked=theme == "dark")
-    # Scripts speak the page's language too (an API error, translated by its code).
+    # Scripts speak the page's language too (an API error, worded by the API in the account's language).
     page.locator("#password-form input[name=currentPassword]").fill("wrong password 1")
     page.locator("#password-form input[name=newPassword]").fill(NEW_PASSWORD)
     page.locator("#password-form input[name=confirmPassword]").fill(NEW_PASSWORD)

@@ -23,7 +23,7 @@ WORDS = {
            "signin": "Sign in with a passkey", "last": "only way to sign in", "title": "Passkeys"},
     "zh-cn": {"none": "还没有通行密钥。", "added": "通行密钥已添加。", "renamed": "通行密钥已重命名。",
               "removed": "通行密钥已删除。", "used": "上次使用", "unused": "尚未使用",
-              "signin": "使用通行密钥登录", "last": "唯一的登录方式", "title": "通行密钥"},
+              "signin": "使用通行密钥登录", "last": "登录账户的唯一方式", "title": "通行密钥"},
 }
 AUTHENTICATOR = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
                  "hasUserVerification": True, "isUserVerified": True}

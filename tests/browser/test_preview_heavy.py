@@ -9,7 +9,7 @@ from app.pictures import previews
 from tests.browser.test_side import make_resume, open_editor
 from tests.pictures.test_preview_fairness import HEAVY
 
-SAID = {"en": "takes longer than 5 seconds to draw", "zh-cn": "绘制时间超过 5 秒"}
+SAID = {"en": "takes longer than 5 seconds to draw", "zh-cn": "绘制需要超过 5 秒"}
 
 
 @pytest.mark.parametrize("language", ["en", "zh-cn"])

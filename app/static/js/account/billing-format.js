@@ -52,7 +52,7 @@ export function describe(error) {
   if (error.code === "SUBSCRIPTION_NOT_FOUND") return t("You have no paid subscription to change.");
   if (error.field === "couponCode") return t("This coupon does not exist, has expired or is used up.");
   if (error.field === "paymentMethodId") return t("There is no such card.");
-  if (error.field === "planId" && error.message.includes("already have")) {
+  if (error.field === "planId" && error.details.reason === "subscribed") { // another tab subscribed meanwhile
     return t("You already have a paid plan: change it below.");
   }
   return error.message;

@@ -4,7 +4,6 @@
 // session that has not signed in lately is asked who it is before it leaves for the provider.
 import { request, toast } from "../shared/api.js";
 import { N_, mediumDate, t } from "../shared/i18n.js";
-import { explain } from "./form.js";
 import { ensureSudo } from "./reauth.js";
 import { el, show } from "../shared/dom.js";
 
@@ -42,7 +41,7 @@ async function unlink(button) {
     links.querySelector("a")?.focus();
   } catch (error) {
     button.disabled = false;
-    show(problem, explain(error).message);
+    show(problem, error.message);
     button.setAttribute("aria-describedby", problem.id);
     button.focus();
   }
@@ -83,12 +82,12 @@ export async function initIdentities() {
     try {
       if (await ensureSudo()) window.location.assign(link.href);
     } catch (error) {
-      show(problem, explain(error).message);
+      show(problem, error.message);
     }
   });
   try {
     render(await request("GET", "/api/account/identities"));
   } catch (error) {
-    show(problem, explain(error).message);
+    show(problem, error.message);
   }
 }

@@ -4,7 +4,7 @@
 // happens on /login (account/login.js).
 import { request, toast } from "../shared/api.js";
 import { t, mediumDate } from "../shared/i18n.js";
-import { busy, clear, explain, fail } from "./form.js";
+import { busy, clear, fail } from "./form.js";
 import { createCredential, supported } from "../shared/webauthn.js";
 import { withSudo } from "./reauth.js";
 import { el, show } from "../shared/dom.js";
@@ -36,7 +36,7 @@ function errorMessage(error) {
   if (error.name === "NotAllowedError" || error.name === "AbortError") return t("The passkey request was cancelled or timed out.");
   if (error.name === "InvalidStateError") return t("This device already keeps a passkey for your account.");
   if (error instanceof DOMException) return t("This browser could not make a passkey.");
-  return explain(error).message;
+  return error.message;
 }
 
 async function add(form) {
@@ -94,9 +94,7 @@ async function remove(button) {
     document.getElementById("passkey-name").focus();
   } catch (error) {
     button.disabled = false;
-    show(problem, error.code === "LAST_SIGN_IN_METHOD"
-      ? t("This passkey is your only way to sign in. Set a password (forgot password), link an account or add another passkey first.")
-      : explain(error).message);
+    show(problem, error.message);
     button.setAttribute("aria-describedby", "passkey-error");
     button.focus();
   }
@@ -123,6 +121,6 @@ export async function initPasskeys() {
   try {
     render(await request("GET", "/api/account/passkeys"));
   } catch (error) {
-    show(problem, explain(error).message);
+    show(problem, error.message);
   }
 }

@@ -4,27 +4,14 @@
 // the ways the refusal names (details.methods: password, totp, passkey, email); once POST
 // /api/auth/reauthenticate accepts one, the change is made again. Cancelling leaves everything as it was.
 import { request, showError, toast } from "../shared/api.js";
-import { N_, t } from "../shared/i18n.js";
-import { busy, clear, explain } from "./form.js";
+import { t } from "../shared/i18n.js";
+import { busy, clear } from "./form.js";
 import { getCredential, supported } from "../shared/webauthn.js";
 import { show } from "../shared/dom.js";
 
 const dialog = document.getElementById("reauth-dialog");
 const problem = document.getElementById("reauth-error");
 let settle = null; // resolves the dialog open now: true once re-authenticated, false when given up
-
-const MESSAGES = {
-  INVALID_PASSWORD: N_("The password is incorrect."),
-  TOKEN_INVALID: N_("That code is not valid: use the newest code we mailed you, once."),
-  TOKEN_EXPIRED: N_("That code has expired: ask for a new one."),
-  PASSKEY_REJECTED: N_("That passkey did not confirm it is you."),
-};
-
-function described(error) {
-  explain(error);
-  if (MESSAGES[error.code]) error.message = t(MESSAGES[error.code]); // a password, not the "current" one
-  return error;
-}
 
 function cancelled() {
   const error = new Error(t("Not changed: confirm it is you to make this change."));
@@ -62,10 +49,9 @@ async function confirmWith(body, form) {
     toast(t("You can change your security settings now."), "ok");
     finish(true);
   } catch (error) {
-    const shown = described(error);
-    const field = form && shown.field && form.querySelector(`[data-field="${CSS.escape(shown.field)}"]`);
-    if (!field) return show(problem, shown.message);
-    showError(shown, form);
+    const field = form && error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"]`);
+    if (!field) return show(problem, error.message);
+    showError(error, form);
     field.focus();
   }
 }
@@ -90,7 +76,7 @@ async function withPasskey(button) {
     await confirmWith({ credential }, null);
   } catch (error) {
     const refusedByBrowser = error.name === "NotAllowedError" || error.name === "AbortError";
-    show(problem, refusedByBrowser ? t("The passkey request was cancelled or timed out.") : described(error).message);
+    show(problem, refusedByBrowser ? t("The passkey request was cancelled or timed out.") : error.message);
   } finally {
     button.disabled = false;
   }
@@ -104,7 +90,7 @@ async function mailCode(button) {
     toast(t("We mailed you a code. Enter it below."), "ok");
     document.getElementById("reauth-email-input").focus();
   } catch (error) {
-    show(problem, described(error).message);
+    show(problem, error.message);
   } finally {
     button.disabled = false;
   }

@@ -118,8 +118,7 @@ async function confirm(form) {
     form.reset();
     hideSetUp();
     setState(section.dataset.enabled === "true");
-    toast(elsewhere ? t("This set-up was started in another browser. Finish it there, or set it up again here.")
-      : t("This set-up has expired. Set it up again."), "error");
+    toast(elsewhere ? error.message : t("This set-up has expired. Set it up again."), "error");
     document.getElementById("tf-enable-password").focus();
     return;
   }

@@ -13,8 +13,6 @@ import { readOptions, resumePath, undrawnText } from "./side-common.js";
 
 const DEBOUNCE_MS = 25; // saves are debounced already; this only merges a burst of them
 const RETRY_MS = 5000; // the 503's Retry-After
-const TOO_HEAVY = N_("This resume takes longer than {seconds} seconds to draw, so it cannot be previewed. " +
-  "Very long words or entries are the usual cause: shorten them and the preview comes back.");
 const box = document.getElementById("preview-pages");
 const note = document.getElementById("preview-state");
 const undrawnNote = document.getElementById("preview-undrawn");
@@ -110,7 +108,7 @@ export async function refresh() {
   } catch (error) {
     if (signal.aborted) return; // a newer refresh took over
     if (error.code === "PREVIEW_TOO_HEAVY") {
-      settle("too-heavy", t(TOO_HEAVY, { seconds: error.details.seconds }));
+      settle("too-heavy", error.message); // how long it may take, in the reader's language
     } else if (error.status === 503) { // busy drawing (this user's other previews, or everyone's): again soon
       settle("failed", t("Previews are busy; this one will be drawn again in a moment."));
       timer = setTimeout(refresh, RETRY_MS);
