@@ -38,7 +38,7 @@ def register_cli(app: Flask) -> None:
         """Run the job lanes (exports; webhooks; mail and the rest) and the scheduler on REDIS_URL."""
         if current_app.extensions["jobs"].embedded:
             raise click.ClickException("REDIS_URL is not set: the web process runs jobs itself.")
-        # Nothing to build first: the PDF's fonts are cut per document (app/documents/fonts.py), so
+        # Nothing to build first: the PDF's fonts are cut per document (app/documents/fonts/cuts.py), so
         # every lane takes jobs from the first second.
         WorkerProcess(current_app._get_current_object(), burst=burst).run()
 

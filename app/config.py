@@ -50,7 +50,7 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 def pdf_font_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where the PDF's fallback fonts are built and read (``PDF_FONT_DIR``; by default inside the
     virtual environment, so that a PaaS's slug keeps them with the packages they were built from).
-    Read by ``app.documents.fonts``, which needs it without an app (the build step, the export job)."""
+    Read by ``app.documents.fonts.cuts``, which needs it without an app (the build step, the export job)."""
     env = os.environ if env is None else env
     return Path(env.get("PDF_FONT_DIR") or Path(sys.prefix) / "share" / "resume-fonts").resolve()
 

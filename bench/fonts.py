@@ -5,7 +5,7 @@
 Each figure comes from a new Python process with an empty ``PDF_FONT_DIR`` (a fresh dyno's disk):
 
 1. Design A, the shipped one: each document's glyphs are cut from the installed font packages when it
-   is printed (``app/documents/fonts.py``). The process imports the app's document library and
+   is printed (``app/documents/fonts/cuts.py``). The process imports the app's document library and
    prints a two-page resume mixing Chinese, Arabic and Hindi (the goal of issue 22: the first such
    export within 20 s of the worker's start); then the same resume again (its cuts are on disk) and
    a second resume with characters the first did not have. Wall time, and the process's peak memory.
@@ -31,7 +31,7 @@ CHILD = r"""
 import json, resource, sys, time
 started = time.monotonic()
 from app import documents
-from app.documents import fonts
+from app.documents.fonts import cuts
 from bench.export import CONTENT
 
 def mixed(first, second, third):
@@ -61,18 +61,18 @@ ready = time.monotonic() - started
 again, _ = render(mixed("ar", "hi", "ar"))
 other, _ = render(mixed("hi", "ar", "hi"))
 print(json.dumps({"import": imported, "first": first, "first_since_start": ready, "again": again,
-                  "other": other, "bytes": size, "cuts": len(list(fonts.font_dir().glob("*.ttf"))),
+                  "other": other, "bytes": size, "cuts": len(list(cuts.font_dir().glob("*.ttf"))),
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 WHOLE = r"""
 import json, resource, time
-from app.documents import fonts
+from app.documents.fonts import cuts
 BLOCKS = [(0x3000, 0x30FF), (0x3100, 0x31FF), (0x3200, 0x33FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
           (0xAC00, 0xD7A3), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x0020, 0x024F)]
 codes = frozenset(code for start, end in BLOCKS for code in range(start, end + 1))
 started = time.monotonic()
-data = fonts.make_cut(fonts.face(fonts.CJK["TC"], False), codes)
+data = cuts.make_cut(cuts.face(cuts.CJK["TC"], False), codes)
 print(json.dumps({"whole_cjk_regular": time.monotonic() - started, "bytes": len(data),
                   "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """

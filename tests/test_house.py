@@ -21,7 +21,7 @@ DEFERRED_IMPORTS = {
     ("app.documents", "app.documents.pdf"): "xhtml2pdf takes ~0.35 s to import; only the export jobs need it",
     ("app.documents", "app.documents.docx"): "python-docx is loaded by the jobs that write a DOCX only",
     ("app.documents", "app.documents.text"): "with its siblings: each renderer is loaded on first use",
-    ("app.documents", "app.documents.webfonts"): "with its siblings: the HTML export's fonts (fontTools) on use",
+    ("app.documents", "app.documents.fonts.web"): "with its siblings: the HTML export's fonts (fontTools) on use",
     ("app.documents", "app.documents.templating"): "Jinja is loaded by the processes that draw a resume, not by "
                                                    "the import's child, which only draws a PDF's pages as pictures",
     ("app.documents", "app.content.jsonresume"): "with the renderers: JSON Resume's schema on the JSON export",

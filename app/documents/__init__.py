@@ -7,7 +7,7 @@ section is absent) and renders any script, Chinese included.
 
 - ``html``: ``templating.render_document``: the template with its CSS inline,
   the accent, the page options as ``@page``, the photo as a ``data:`` URI, and
-  the fallback fonts its text needs as ``data:`` URIs (``webfonts.py``); nothing
+  the fallback fonts its text needs as ``data:`` URIs (``fonts/web.py``); nothing
   in it is fetched from anywhere (UTF-8).
 - ``pdf`` (``pdf.py``): xhtml2pdf draws that same HTML, with a resource policy
   that lets it read only the fallback fonts and the ``data:`` photo.
@@ -87,7 +87,7 @@ def _render(fmt: str, source: Source, options: Options, photo: Photo | None) -> 
     # The renderers are imported on use: xhtml2pdf alone takes ~0.35 s to import, three times the
     # whole app's start-up, and only the export jobs need it.
     if fmt == "html":
-        from app.documents import webfonts  # the fonts its text needs, inside the file
+        from app.documents.fonts import web as webfonts  # the fonts its text needs, inside the file
         return webfonts.inline_css(html_document(source, options, photo)).encode("utf-8")
     if fmt == "json":
         from app.content import jsonresume

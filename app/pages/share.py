@@ -20,7 +20,8 @@ from marshmallow import EXCLUDE, ValidationError
 from app.common.ratelimit import address_and_token_key, configured, counting_failures, share_password_limit
 from app.common.wording import said
 from app.content import language
-from app.documents import templating, webfonts
+from app.documents import templating
+from app.documents.fonts import web as webfonts
 from app.errors import ApiError, NotFound, flatten_messages
 from app.extensions import limiter
 from app.messages import N_

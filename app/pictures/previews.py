@@ -50,7 +50,8 @@ from flask import current_app
 from marshmallow import fields, validate
 
 from app import documents
-from app.documents import fonts, rasteriser, renderers
+from app.documents import rasteriser, renderers
+from app.documents.fonts import cuts
 from app.common.schemas import InputSchema, OutputSchema, Timestamp
 from app.common.wording import said
 from app.errors import ApiError
@@ -254,7 +255,7 @@ def _render_pdf(resume_id: str, version: str, source: documents.Source, options:
     page = documents.Options(page_size=options["pageSize"], margin=options["margin"],
                              color_scheme=options["colorScheme"])
     try:
-        rendered = _renderers_of_this_process().render(source, page, photo, font_dir=str(fonts.font_dir()),
+        rendered = _renderers_of_this_process().render(source, page, photo, font_dir=str(cuts.font_dir()),
                                                        timeout=timeout, wait=timeout)
     except renderers.TooSlow as exc:
         if exc.cpu is not None and exc.cpu < BUSY_SHARE * timeout:  # the machine was busy, not the document

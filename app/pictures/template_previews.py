@@ -58,7 +58,8 @@ from marshmallow import fields, validate
 from app import documents
 from app.common.models import plausible_id
 from app.common.schemas import InputSchema, OutputSchema, format_timestamp
-from app.documents import fonts, rasteriser, renderers, templating
+from app.documents import rasteriser, renderers, templating
+from app.documents.fonts import cuts
 from app.errors import ApiError
 from app.extensions import db
 from app.pictures import previews
@@ -213,7 +214,7 @@ def _draw(user: User, resume_id: str, heavy: str, options: dict, wanted: list[tu
     with previews._turn(user.id, timeout):
         queue = deque(_Job(key, template_id, dataclasses.replace(source, html_template=html, css=css))
                       for key, template_id, html, css in jobs if _cache.get(key) is None)
-        batch = _Batch(queue, pool, page, photo, timeout, str(fonts.font_dir()), owner=user.id,
+        batch = _Batch(queue, pool, page, photo, timeout, str(cuts.font_dir()), owner=user.id,
                        height=_height(options))
         batch.run(single=alone)
     if batch.heavy:

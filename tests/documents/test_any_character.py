@@ -13,7 +13,8 @@ import pypdfium2
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from app.documents import FORMATS, Options, Source, html_document, render, scripts, templating
+from app.documents import FORMATS, Options, Source, html_document, render, templating
+from app.documents.fonts import scripts
 from tests.documents.every_section import EVERY_SECTION
 
 pytestmark = pytest.mark.documents

@@ -29,12 +29,10 @@ from app.documents import (
     Options,
     Photo,
     Source,
-    faces as faces_module,
-    fonts as font_module,
     pdf as pdf_module,
-    scripts as scripts_module,
     render,
 )
+from app.documents.fonts import cuts, faces, scripts
 from tests.support import serving
 
 # No queue, and the migration test's database is a SQLite file of its own: CI runs these in one pass (.ci/run).
@@ -286,9 +284,9 @@ def test_pdf_of_windows_1252_text_keeps_the_templates_fonts(template):
     content["personalInfo"]["name"] = "Zoë Brontë – café €"
     data = render("pdf", source(template, content))
     assert "Zoë Brontë – café €" in pdf_text(data)
-    faces = fonts_of_text(data, "Zoë Brontë – café €")
-    assert faces and not any("Noto" in name for name in faces), faces  # the built-in faces draw them
-    if not scripts_module.mark_runs(documents.html_document(source(template), Options(), None))[1].kinds:
+    drawn_in = fonts_of_text(data, "Zoë Brontë – café €")
+    assert drawn_in and not any("Noto" in name for name in drawn_in), drawn_in  # the built-in faces draw them
+    if not scripts.mark_runs(documents.html_document(source(template), Options(), None))[1].kinds:
         # a template with no text of its own beyond Windows-1252 embeds nothing
         assert not [f for f in pdf_fonts(data) if "/FontDescriptor" in f]
 
@@ -299,9 +297,9 @@ def test_a_polish_word_is_set_whole_in_a_latin_fallback_of_the_templates_kind(te
     content["skills"].append("Łukasz toolkit")
     data = render("pdf", source(template, content))
     assert "Łukasz" in pdf_text(data)
-    serif = faces_module.serif_template(documents.html_document(source(template), Options(), None))
-    faces = fonts_of_text(data, "Łukasz")
-    assert faces and all(("NotoSerif" if serif else "NotoSans-") in name for name in faces), faces
+    serif = faces.serif_template(documents.html_document(source(template), Options(), None))
+    drawn_in = fonts_of_text(data, "Łukasz")
+    assert drawn_in and all(("NotoSerif" if serif else "NotoSans-") in name for name in drawn_in), drawn_in
     assert not any("Noto" in name for name in fonts_of_text(data, "Terraform"))
 
 
@@ -378,7 +376,7 @@ def test_a_broken_template_raises_document_error(fmt):
     ("", False),
 ])
 def test_link_callback_allows_only_the_font_cuts_and_image_data(uri, allowed):
-    cut = font_module.cut(font_module.face(font_module.SANS, False), frozenset(map(ord, "Łódź")))
+    cut = cuts.cut(cuts.face(cuts.SANS, False), frozenset(map(ord, "Łódź")))
     uri = uri.replace("{cut}", cut.name).replace("{dir}", str(cut.parent))
     answer = pdf_module.link_callback(uri, None)
     if not allowed:
@@ -551,7 +549,7 @@ def test_html_is_a_self_contained_utf8_document(template):
     assert not tags & {"link", "script", "iframe", "object", "embed", "base"}
     assert [a["src"][:22] for t, a in reader.tags if t == "img"] == ["data:image/png;base64,"]
     css = "\n".join(reader.styles)
-    # the fallback fonts its text needs travel inside it, as data (webfonts.py): nothing else is named
+    # the fallback fonts its text needs travel inside it, as data (fonts/web.py): nothing else is named
     assert "@import" not in css and "url(" not in re.sub(r'url\("data:font/ttf;base64,[A-Za-z0-9+/=]+"\)', "", css)
     assert "@page { size: letter; margin: 25mm; }" in css
     assert ('<meta charset="utf-8">') in document

@@ -1,4 +1,4 @@
-"""The PDF's fallback fonts, cut per document from the installed font packages (app/documents/fonts.py):
+"""The PDF's fallback fonts, cut per document from the installed font packages (app/documents/fonts/cuts.py):
 no build step, a cut kept by its characters, regional CJK forms, and a process that does not keep every
 document's faces."""
 import os
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from app.documents import faces, fonts, pdf, scripts
+from app.documents import pdf
+from app.documents.fonts import cuts, faces, scripts
 from tests.documents import layout
 
 pytestmark = pytest.mark.documents  # no database or queue: CI runs these in one pass (.ci/run)
@@ -23,14 +24,14 @@ def font_dir(tmp_path, monkeypatch):
 
 
 def test_a_cut_holds_the_documents_characters_and_is_kept_by_them(font_dir):
-    face = fonts.face(fonts.SANS, bold=False)
-    first = fonts.cut(face, frozenset(map(ord, "Łódź")))
+    face = cuts.face(cuts.SANS, bold=False)
+    first = cuts.cut(face, frozenset(map(ord, "Łódź")))
     assert first.parent == font_dir.resolve() and first.is_file()
     font = TTFont(str(first))
     assert {ord(c) for c in "Łódź"} <= set(font.getBestCmap())
     assert "glyf" in font and "fvar" not in font  # static TrueType: what ReportLab embeds
-    assert fonts.cut(face, frozenset(map(ord, "Łódź"))) == first  # read again, not cut again
-    assert fonts.cut(face, frozenset(map(ord, "Łódźń"))) != first
+    assert cuts.cut(face, frozenset(map(ord, "Łódź"))) == first  # read again, not cut again
+    assert cuts.cut(face, frozenset(map(ord, "Łódźń"))) != first
 
 
 def test_each_cjk_region_draws_its_own_forms(font_dir):
@@ -38,7 +39,7 @@ def test_each_cjk_region_draws_its_own_forms(font_dir):
     codes = frozenset(map(ord, "直骨"))
     outlines = {}
     for region in ("SC", "TC", "JP"):
-        font = TTFont(str(fonts.cut(fonts.face(fonts.CJK[region], bold=False), codes)))
+        font = TTFont(str(cuts.cut(cuts.face(cuts.CJK[region], bold=False), codes)))
         glyphs = font.getGlyphSet()
         outlines[region] = tuple(_outline(glyphs, font.getBestCmap()[code]) for code in sorted(codes))
     assert outlines["SC"] != outlines["TC"]
@@ -96,9 +97,9 @@ def test_the_old_build_command_still_succeeds_and_builds_nothing(font_dir):
 def test_a_face_with_tall_metrics_is_cut_to_a_line_height_a_paragraph_can_use(font_dir):
     """Noto Sans Arabic declares 2.1 ems of ascent and descent: every line of an Arabic resume was half
     as tall again as an English one's (Horizon: three pages where two will do)."""
-    font = TTFont(str(fonts.cut(fonts.face(fonts.ARABIC, False), frozenset(map(ord, "مهندس")))))
+    font = TTFont(str(cuts.cut(cuts.face(cuts.ARABIC, False), frozenset(map(ord, "مهندس")))))
     units = font["head"].unitsPerEm
-    assert font["OS/2"].sTypoAscender - font["OS/2"].sTypoDescender <= fonts.MAX_LINE * units
-    assert font["hhea"].ascent - font["hhea"].descent <= fonts.MAX_LINE * units
-    latin = TTFont(str(fonts.cut(fonts.face(fonts.SANS, False), frozenset(map(ord, "Łódź")))))
+    assert font["OS/2"].sTypoAscender - font["OS/2"].sTypoDescender <= cuts.MAX_LINE * units
+    assert font["hhea"].ascent - font["hhea"].descent <= cuts.MAX_LINE * units
+    latin = TTFont(str(cuts.cut(cuts.face(cuts.SANS, False), frozenset(map(ord, "Łódź")))))
     assert (latin["hhea"].ascent, latin["hhea"].descent) == (1069, -293)  # left as it was

@@ -1,4 +1,4 @@
-"""CJK and mixed lines break as print breaks them (app/documents/pdf/linebreak.py, scripts.py).
+"""CJK and mixed lines break as print breaks them (app/documents/pdf/linebreak.py, fonts/scripts.py).
 
 Each test renders a real PDF with paragraphs in a narrow box, so many lines break, and reads the
 lines back from the text layer (pdfium): nothing is lost, no line starts with closing punctuation
@@ -15,7 +15,8 @@ import pytest
 from tests.documents import layout
 from tests.documents.test_documents import FULL
 
-from app.documents import Options, Source, pdf, render, scripts, templating
+from app.documents import Options, Source, pdf, render, templating
+from app.documents.fonts import scripts
 from app.documents.pdf import linebreak
 from app.documents.pdf import render_pdf
 

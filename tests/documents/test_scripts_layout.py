@@ -10,7 +10,8 @@ import unicodedata
 
 import pytest
 
-from app.documents import Options, Source, faces, html_document, render, templating
+from app.documents import Options, Source, html_document, render, templating
+from app.documents.fonts import faces
 from tests.documents import layout
 from tests.documents.test_documents import FULL
 

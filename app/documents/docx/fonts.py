@@ -36,7 +36,7 @@ import unicodedata
 from docx.oxml.ns import qn
 from docx.shared import Pt, RGBColor
 
-from app.documents import scripts
+from app.documents.fonts import scripts
 from app.documents.docx import parts
 
 CJK_SANS = "Microsoft YaHei"

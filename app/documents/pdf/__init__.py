@@ -3,10 +3,10 @@
 Fonts. The templates name system fonts, which xhtml2pdf maps to the PDF's
 built-in Helvetica, Times and Courier: these draw Windows-1252 only, and
 xhtml2pdf has no per-glyph fallback. So the text they cannot draw is set, run
-by run, in a fallback face for its script (``scripts.py`` marks the runs), in
+by run, in a fallback face for its script (``fonts/scripts.py`` marks the runs), in
 the weight of the text around it: Latin text keeps the template's fonts, bold
 Chinese is the bold face. Each face is cut to the characters the document draws
-with it (``fonts.py``), from the font packages as installed: no build step.
+with it (``fonts/cuts.py``), from the font packages as installed: no build step.
 Blocks with CJK text break their lines between characters, by the rules of
 ``linebreak.py``; Devanagari, Tamil and Thai runs are shaped by HarfBuzz
 (``shaping.py``); a block whose text starts right to left is laid out right to
@@ -43,7 +43,7 @@ from urllib.parse import unquote, urlsplit
 from xhtml2pdf import pisa
 from xhtml2pdf.config.resources import ResourceAccessPolicy
 
-from app.documents import faces, fonts, scripts
+from app.documents.fonts import cuts, faces, scripts
 from app.documents.pdf import linebreak, shaping
 from app.documents.options import DocumentError
 from app.documents.templating import PHOTO_URI
@@ -66,7 +66,7 @@ def font_css(marks: scripts.Marks, serif: bool, language: str | None = None) -> 
     words = faces.words_by_family(marks, named)
     for family, codes in sorted(faces.codes_by_family(marks, named).items()):
         for bold in (False, True):
-            path = fonts.cut(fonts.face(family, bold), codes, words=words.get(family, frozenset()))
+            path = cuts.cut(cuts.face(family, bold), codes, words=words.get(family, frozenset()))
             weight = "bold" if bold else "normal"
             # Every style named: xhtml2pdf maps a style left out to whichever face of the family it
             # registered last (italic text would be bold). No italic faces: italic keeps the upright.
@@ -92,7 +92,7 @@ def font_path(uri: str) -> Path | None:
     name = unquote(parts.path)
     if not name:
         return None
-    directory = fonts.font_dir()
+    directory = cuts.font_dir()
     try:
         path = (directory / name).resolve()  # an absolute name replaces the directory
     except (OSError, ValueError):
@@ -112,7 +112,7 @@ def link_callback(uri: str, rel: str | None = None) -> str:
 
 
 def with_fallback_font(html: str, notes: dict | None = None) -> str:
-    """The document with its runs and blocks marked (``scripts.py``) and the fallback faces and
+    """The document with its runs and blocks marked (``fonts/scripts.py``) and the fallback faces and
     line breaking declared last in its head; as it was when nothing needs them. ``notes`` gets, as
     "missing", the characters no face draws (printed as boxes)."""
     serif = faces.serif_template(html.partition("</head>")[0])
@@ -164,7 +164,7 @@ def render_pdf(html: str, notes: dict | None = None) -> bytes:
         linebreak.install()
         shaping.install()
         out = io.BytesIO()
-        policy = ResourceAccessPolicy.server(base_dir=None, extra_roots=(fonts.font_dir(),), allow_remote=False)
+        policy = ResourceAccessPolicy.server(base_dir=None, extra_roots=(cuts.font_dir(),), allow_remote=False)
         with _fonts_of_this_render():
             try:
                 result = pisa.CreatePDF(html, dest=out, link_callback=link_callback, resource_policy=policy)

@@ -1,6 +1,6 @@
 """Line breaking for paragraphs with CJK text, in place of xhtml2pdf's "dumbest possible" one.
 
-xhtml2pdf lays out a paragraph marked ``-pdf-word-wrap: CJK`` (``scripts.py``
+xhtml2pdf lays out a paragraph marked ``-pdf-word-wrap: CJK`` (``fonts/scripts.py``
 marks every block holding CJK text) with ``Paragraph.breakLinesCJK``, which
 breaks anywhere: in the middle of "PostgreSQL" or of a phone number, and it
 hangs a 。 that cannot start a line in the right margin, outside the content
@@ -55,7 +55,7 @@ from xhtml2pdf import reportlab_paragraph as engine
 
 from app.config import thai_segmenter_read_only
 from app.documents.pdf import shaping
-from app.documents.scripts import CJK_RUN
+from app.documents.fonts.scripts import CJK_RUN
 
 CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset(
     "，．：；？！）》〉」』】〕〗〙〛｝］”’…‥、。·・ー～％‰℃％" "!),.:;?]}%"

@@ -12,7 +12,7 @@ HarfBuzz's Python binding ``uharfbuzz``): it turns a word into the glyphs
 HarfBuzz chose, with their offsets, and its canvas draws them so. Its own
 paragraphs call it; xhtml2pdf's paragraph engine does not. ``install()`` wraps
 the engine's ``_getFragWords`` (which cuts a paragraph into words before lines
-are broken) so that each word set in a face ``fonts.py`` marks as shaped goes
+are broken) so that each word set in a face ``fonts/cuts.py`` marks as shaped goes
 through ``shapeFragWord``; the widths the line breaking measures are then the
 shaped ones. Words in any other face are left alone. Each glyph is then drawn
 under a code that carries its text and placement (``textlayer.py``), so that
@@ -43,14 +43,14 @@ from xhtml2pdf import context as xhtml2pdf_context
 from xhtml2pdf import reportlab_paragraph as engine
 from xhtml2pdf.util import getSize
 
-from app.documents import composites, fonts
+from app.documents.fonts import composites, cuts
 from app.documents.pdf import textdraw, textlayer
 from app.documents.pdf.textlayer import Place
 
 log = logging.getLogger(__name__)
 
-SHAPED_STEMS = tuple(f"{face.stem}-" for face in fonts.FACES if face.shaped)
-RIGHT_TO_LEFT_STEMS = tuple(f"{face.stem}-" for face in fonts.FACES if face.right_to_left)
+SHAPED_STEMS = tuple(f"{face.stem}-" for face in cuts.FACES if face.shaped)
+RIGHT_TO_LEFT_STEMS = tuple(f"{face.stem}-" for face in cuts.FACES if face.right_to_left)
 MIN_WIDTH = 1.0  # 1/1000 em: the PDF width of a mark after a mark of no width (see _left_to_right)
 
 
@@ -178,7 +178,7 @@ def _left_to_right(run: list) -> tuple[float, list]:
             # mark after a mark of no width is not quite of none, as pdfminer ends a line between two
             # (ิ then ่), and pdfium reads a space before a first one that has any.
             y_offset = data.y_offset
-            if y_offset:  # set off the line: the cut's glyph drawn there, if it has one (composites.py)
+            if y_offset:  # set off the line: the cut's glyph drawn there, if it has one (fonts/composites.py)
                 raised = composites.raised_glyph(str(font.face.filename), glyph,
                                                  round(y_offset * font.face.unitsPerEm / 1000))
                 if raised is not None:

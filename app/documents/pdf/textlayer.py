@@ -20,7 +20,7 @@ a span whose /ActualText is the cluster's text.
 Right to left, a word stands in the line as one character of its own (a *token*, ``token``), which
 xhtml2pdf's bidirectional algorithm places as a right-to-left letter. Drawn (``_draw``), it is set in a
 mirrored text space from its right edge (``-1 0 0 1 x y Tm``), its letters in the order they were
-typed, each a mirrored glyph of the cut (``composites.py``: a letter with its dots and marks, or a
+typed, each a mirrored glyph of the cut (``fonts/composites.py``: a letter with its dots and marks, or a
 ligature, is one glyph reading as its characters): the letters land where they belong, pdfminer reads
 them in the order they were typed, and pdfium, which turns a mirrored right-to-left piece of text
 around before it turns the line's right-to-left runs around, reads them as it reads any right-to-left

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from app.documents import fonts
+from app.documents.fonts import cuts
 
 LATIN = "latin"
 CJK = "cjk"
@@ -48,14 +48,14 @@ SCRIPT_KINDS = {
     "Hani": CJK, "Hira": CJK, "Kana": CJK, "Hang": CJK, "Bopo": CJK,
 }
 FAMILIES = {
-    "arabic": fonts.ARABIC, "hebrew": fonts.HEBREW, "devanagari": fonts.DEVANAGARI, "tamil": fonts.TAMIL,
-    "thai": fonts.THAI, "bengali": "Noto Sans Bengali", "gujarati": "Noto Sans Gujarati",
+    "arabic": cuts.ARABIC, "hebrew": cuts.HEBREW, "devanagari": cuts.DEVANAGARI, "tamil": cuts.TAMIL,
+    "thai": cuts.THAI, "bengali": "Noto Sans Bengali", "gujarati": "Noto Sans Gujarati",
     "gurmukhi": "Noto Sans Gurmukhi", "kannada": "Noto Sans Kannada", "malayalam": "Noto Sans Malayalam",
     "oriya": "Noto Sans Oriya", "sinhala": "Noto Sans Sinhala", "telugu": "Noto Sans Telugu",
     "khmer": "Noto Sans Khmer", "lao": "Noto Sans Lao", "myanmar": "Noto Sans Myanmar",
     "armenian": "Noto Sans Armenian", "georgian": "Noto Sans Georgian", "ethiopic": "Noto Sans Ethiopic",
-    EMOJI: fonts.EMOJI, SYMBOLS: fonts.SYMBOLS, SYMBOLS2: fonts.SYMBOLS2, MATH: fonts.MATH,
-    CJK: fonts.CJK["SC"],  # the regions share one character map; faces.py picks the region
+    EMOJI: cuts.EMOJI, SYMBOLS: cuts.SYMBOLS, SYMBOLS2: cuts.SYMBOLS2, MATH: cuts.MATH,
+    CJK: cuts.CJK["SC"],  # the regions share one character map; faces.py picks the region
 }
 SCRIPT_CODES = {kind: code for code, kind in SCRIPT_KINDS.items() if kind != CJK}
 RIGHT_TO_LEFT = frozenset({"arabic", "hebrew"})
@@ -106,12 +106,12 @@ def drawable(text: str) -> bool:
 def family(kind: str, serif: bool = False) -> str:
     """The face a kind of run is checked against (the CJK regions share one)."""
     if kind in (LATIN, MISSING):
-        return fonts.SERIF if serif else fonts.SANS
+        return cuts.SERIF if serif else cuts.SANS
     return FAMILIES[kind]
 
 
 def _covers(kind: str, char: str, serif: bool) -> bool:
-    return ord(char) in fonts.coverage(family(kind, serif))
+    return ord(char) in cuts.coverage(family(kind, serif))
 
 
 def _scripts():

@@ -57,7 +57,7 @@ from importlib import resources
 from pathlib import Path
 
 from app.config import pdf_font_dir
-from app.documents import composites
+from app.documents.fonts import composites
 
 log = logging.getLogger(__name__)
 
@@ -385,7 +385,3 @@ def main(argv: list[str] | None = None) -> int:
     print(f"PDF fonts: {len(FACES)} faces installed; each document's glyphs are cut on demand into "
           f"{font_dir()}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

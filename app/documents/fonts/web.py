@@ -3,7 +3,7 @@ installed sees the text: the same faces as the PDF, cut to the characters the pa
 
 ``prepare(html)`` marks the runs as the PDF does (``scripts.mark_runs``: a span per run of a script,
 ``dir="rtl"`` on a block that starts right to left) and cuts a face for each kind of run and weight
-(``fonts.cut``). A browser shapes text itself, so the cuts of the scripts that join or stack keep
+(``cuts.cut``). A browser shapes text itself, so the cuts of the scripts that join or stack keep
 their OpenType rules; Chinese, Japanese and Korean are cut in their region's forms. ``WebFonts.css``
 writes the ``@font-face`` rules with the addresses a caller gives each cut: ``data:`` URIs for the
 HTML export (a file that must carry what it needs: ``inline_css``), the app's own route for the share
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from app.content.language import RIGHT_TO_LEFT
-from app.documents import characters, faces, fonts, scripts
+from app.documents.fonts import characters, cuts, faces, scripts
 
 # The scripts a browser shapes with the font's own rules: their cuts keep GSUB and GPOS.
 _SHAPED = characters.JOINED | {"hebrew", characters.EMOJI}
@@ -67,7 +67,7 @@ def prepare(html: str, css: str = "", language: str | None = None) -> WebFonts:
     shaped = {family for kind, family in found.kinds.items() if kind in _SHAPED}
     for family, codes in sorted(faces.codes_by_family(marks, found.kinds).items()):
         for bold in (False, True):
-            path = fonts.cut(fonts.face(family, bold), codes, layout=family in shaped or None)
+            path = cuts.cut(cuts.face(family, bold), codes, layout=family in shaped or None)
             found.cuts.append((family, bold, path))
     return found
 

@@ -26,7 +26,7 @@ Everything else keeps the template's fonts, sizes, weights and styles: the
 fallback span only changes the family, so a CJK run inside a bold heading is set
 in the fallback's bold face. Attributes, the head, styles and scripts are left
 as they are; text is re-escaped as it is written back. ``Marks`` tells the
-renderer which characters each kind of run holds, so that ``fonts.py`` cuts
+renderer which characters each kind of run holds, so that ``fonts/cuts.py`` cuts
 each face to them.
 """
 from __future__ import annotations
@@ -38,8 +38,8 @@ from html import escape
 from html.parser import HTMLParser
 
 from app.content.characters import starts_right_to_left
-from app.documents import characters, fonts
-from app.documents.characters import CJK, IGNORED, JOINED, LATIN, MISSING, RIGHT_TO_LEFT, WRAPPED, drawable
+from app.documents.fonts import characters, cuts
+from app.documents.fonts.characters import CJK, IGNORED, JOINED, LATIN, MISSING, RIGHT_TO_LEFT, WRAPPED, drawable
 
 CJK_WRAP_CLASS = "pdf-cjk-wrap"  # a block holding CJK text: CJK line breaking
 JOINED_CLASS = "pdf-joined"  # a block holding letters that join or stack: no letter spacing
@@ -93,7 +93,7 @@ def _absorb(text: str, kinds: list, serif: bool) -> None:
         before = kinds[index - 1] if index else None
         after = kinds[end] if end < len(text) else None
         if before in _SCRIPT_KINDS:
-            covered = fonts.coverage(characters.family(before, serif))
+            covered = cuts.coverage(characters.family(before, serif))
             take = 0
             for offset, char in enumerate(text[index:end]):
                 if char not in _BETWEEN or ord(char) not in covered:

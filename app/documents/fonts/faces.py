@@ -1,5 +1,5 @@
-"""Which fallback face draws each kind of run a document holds, shared by the PDF (``pdf.py``) and the
-web pages' fonts (``webfonts.py``), without xhtml2pdf.
+"""Which fallback face draws each kind of run a document holds, shared by the PDF (``pdf/``) and the
+web pages' fonts (``web.py``), without xhtml2pdf.
 
 - ``families``: the family of each kind of run (``scripts.Marks``): Latin words in Noto Sans, or Noto
   Serif when the template's body text is serif (``serif_template``); CJK in the regional cut the
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from app.content import language
-from app.documents import characters, composites, fonts, scripts
+from app.documents.fonts import characters, composites, cuts, scripts
 
 # The CJK region of each language that names one; Hong Kong and Macao Chinese by their tags.
 _REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "ja": "JP", "ko": "KR"}
@@ -51,21 +51,21 @@ def families(marks: scripts.Marks, serif: bool, tag: str | None = None) -> dict[
     the boxes of the characters no face draws are the Latin face's."""
     named = {kind: characters.family(kind, serif) for kind in marks.kinds if kind != scripts.CJK}
     if scripts.CJK in marks.chars:
-        named[scripts.CJK] = fonts.CJK[cjk_region(marks.chars[scripts.CJK], tag)]
+        named[scripts.CJK] = cuts.CJK[cjk_region(marks.chars[scripts.CJK], tag)]
     if marks.missing:
         named[scripts.MISSING] = characters.family(scripts.MISSING, serif)
     return named
 
 
 def words_by_family(marks: scripts.Marks, named: dict[str, str]) -> dict[str, frozenset[str]]:
-    """The words each shaped family draws, for its cut (``fonts.cut``): a right-to-left family's
+    """The words each shaped family draws, for its cut (``cuts.cut``): a right-to-left family's
     right-to-left stretches, another's words."""
     found: dict[str, frozenset[str]] = {}
     for kind, runs in marks.runs.items():
         if kind not in named:
             continue
         family = named[kind]
-        face = fonts.face(family, False)
+        face = cuts.face(family, False)
         if face.right_to_left:
             found[family] = found.get(family, frozenset()) | composites.words_of(runs)
         elif face.shaped:
@@ -117,7 +117,7 @@ def missing_glyphs(html: str) -> dict[str, str]:
         if kind == scripts.MISSING:
             continue
         chars = marks.chars[kind]
-        cmap = TTFont(str(fonts.cut(fonts.face(family, False), frozenset(map(ord, drawn(kind, chars)))))).getBestCmap()
+        cmap = TTFont(str(cuts.cut(cuts.face(family, False), frozenset(map(ord, drawn(kind, chars)))))).getBestCmap()
         lacking = "".join(sorted(char for char in chars if ord(char) not in cmap and not char.isspace()
                                  and char not in "\u200c\u200d"))
         if lacking:
