@@ -1,12 +1,14 @@
 """Screenshots of the main pages into docs/screenshots/, for the README.
 
-    .venv/bin/python docs/screenshots.py            # needs Debian's chromium (and fonts-noto-cjk for 中文)
+    .venv/bin/python docs/screenshots.py    # needs Debian's chromium, fonts-noto-core and fonts-noto-cjk
 
 It builds the app on its embedded default in a temporary directory, serves it on a free loopback
 port, creates a person with a realistic resume (tests/documents/samples.py) and drives the system
 Chromium with Playwright through the dashboard, the editor with its preview, the account page, the
-subscription page and the webhooks page, at 1440 px in the light theme, and the editor at 375 px in
-the dark theme and in Chinese.
+subscription page and the webhooks page, at 1440 px in the light theme; the editor at 375 px in
+the dark theme and in Chinese, the dashboard in Chinese; the editor in Arabic (right to left) and the
+account page in Hindi. The interface's words are the system's fonts: without the Noto packages Arabic,
+Devanagari and CJK show as boxes.
 """
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ def free_port() -> int:
 def main() -> int:
     chromium = shutil.which("chromium")
     if chromium is None:
-        print("needs Debian's chromium: apt-get install chromium fonts-noto-cjk", file=sys.stderr)
+        print("needs Debian's chromium: apt-get install chromium fonts-noto-core fonts-noto-cjk", file=sys.stderr)
         return 1
     from flask_migrate import upgrade
     from playwright.sync_api import sync_playwright
@@ -83,7 +85,9 @@ def main() -> int:
                          ("billing", "/billing", "en", "light", 1440),
                          ("webhooks", "/webhooks", "en", "light", 1440),
                          ("editor-375-dark-zh", f"/resumes/{first}/edit", "zh-cn", "dark", 375),
-                         ("dashboard-zh-dark", "/dashboard", "zh-cn", "dark", 1440)]
+                         ("dashboard-zh-dark", "/dashboard", "zh-cn", "dark", 1440),
+                         ("editor-ar", f"/resumes/{first}/edit", "ar", "light", 1440),
+                         ("account-hi-dark", "/account", "hi", "dark", 1440)]
                 for name, path, language, theme, width in shots:
                     context = browser.new_context(base_url=url, viewport={"width": width, "height": 900})
                     context.request.post("/api/auth/signin", data={"email": "eleanor@example.com",
