@@ -119,14 +119,16 @@ def personal_info(header: list[Block], contact: list, notes: list[dict]) -> dict
 def contact_elsewhere(personal: dict, sections: list) -> None:
     """An e-mail address or phone the header lacks, from a line of contact details printed below it
     (a footer: moderncv's casual style, pandoc's templates), taken out of the section it fell in. A
-    referee's details stay with the referee."""
+    referee's details stay with the referee, and a line with a period of dates is an entry ("2010 - 2014:
+    a school at 0000000"), not contact details."""
     for section in sections:
         if section.key in ("references", "contact"):
             continue
         for block in list(section.blocks):
             items = _items(block)
             kinds = [_kind(item) for item in items]
-            if block.bullet or not {"email", "phone"} & set(kinds) or any(len(item) > 50 for item in items):
+            if block.bullet or not {"email", "phone"} & set(kinds) or any(len(item) > 50 for item in items) \
+                    or dates.find_period(block.text):
                 continue
             wanted = [(kind, item) for kind, item in zip(kinds, items)
                       if kind in ("email", "phone") and not personal.get(kind)]
