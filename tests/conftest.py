@@ -33,6 +33,36 @@ from app.queue import LANES, QUEUE_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The files that keep one pytest-xdist worker longest (seconds of a worker in `make test`, read off
+# --junitxml on 2026-12-07; most of the waiting ones wait on processes, Redis or a browser), run first: with
+# --dist loadfile a worker takes a whole file at a time, in the order collected, so a long file collected
+# last would keep one worker busy while the others have finished.
+LONGEST_FIRST = (
+    "documents/test_layout.py",            # 197 s: 288 PDFs
+    "importing/test_recovery.py",          # 159 s
+    "test_queue_faults.py",                # 117 s: Redis stopped and frozen, workers killed
+    "common/test_contract_signed_in.py",   # 113 s
+    "common/test_openapi.py",              # 85 s
+    "browser/test_accessibility.py",       # 77 s
+    "browser/test_side.py",                # 66 s
+    "browser/test_editor_undo.py",         # 63 s
+    "browser/test_editor.py",              # 59 s
+    "browser/test_editor_conflicts.py",    # 50 s
+    "webhooks/test_worker_kill.py",        # 45 s: a worker killed mid-batch
+    "browser/test_public_pages.py",        # 43 s
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first (``LONGEST_FIRST``), the rest in the order collected."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    tests = Path(__file__).resolve().parent
+
+    def place(item) -> int:
+        return rank.get(Path(str(item.fspath)).relative_to(tests).as_posix(), len(rank))
+
+    items.sort(key=place)  # stable: a file's tests keep their order
+
 
 def _worker_services() -> None:
     """Point this xdist worker at a PostgreSQL database and a Redis database of its own (before any test
