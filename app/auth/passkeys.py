@@ -51,9 +51,9 @@ from app.auth.identities import has_another_way_in, lock_user
 from app.auth.models import Passkey, PasskeyChallenge
 from app.common.models import new_id, plausible_id, utcnow
 from app.errors import ApiError
-from app.messages import N_
 from app.events.mail import queue_mail
 from app.extensions import db
+from app.messages import N_
 from app.users.models import User
 
 log = logging.getLogger(__name__)

@@ -233,6 +233,7 @@ def test_another_accounts_passkey_is_no_proof(signed_in, query):  # noqa: F811
 
     assert response.status_code == 401
     assert response.get_json()["code"] == "PASSKEY_REJECTED" and response.get_json()["details"]["reason"] == "unknown"
+    assert response.get_json()["error"] == "That passkey did not confirm it is you."  # not "sign you in": no sign-in
     refused(client.post("/api/account/tokens", json={"name": "CI"}), "REAUTHENTICATION_REQUIRED")
 
 
